@@ -1,0 +1,108 @@
+"""`nbmod`: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from nbmodernizer.execute import ProgressCallback
+from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
+from nbmodernizer.loop import Attempt
+from nbmodernizer.status import FixRecord
+
+
+class ConsoleProgress:
+    """Progress on stderr: a live line on a terminal, one line per step otherwise."""
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.started = time.monotonic()
+
+    def _say(self, text: str) -> None:
+        if self.live:
+            self.stream.write("\r\033[K")
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def iteration(self, revision: int, max_iterations: int) -> None:
+        self._say(f"iteration {revision + 1}/{max_iterations}: executing revision {revision}")
+
+    def cells(self, revision: int, run: int) -> ProgressCallback | None:
+        if not self.live:
+            return None
+
+        def show(done: int, total: int, elapsed: float) -> None:
+            prefix = f"  run {run + 1} " if run else "  "
+            self.stream.write(f"\r\033[K{prefix}cell {done}/{total} · {elapsed:.1f}s")
+            self.stream.flush()
+
+        return show
+
+    def executed(self, attempt: Attempt) -> None:
+        score = attempt.score
+        value = f"{score.metric.value} {score.value:.6g}" if score.value is not None else "no score"
+        self._say(
+            f"  revision {attempt.revision}: {attempt.diagnosis.issue.value} · {value}"
+            f" · {attempt.execution.duration_seconds:.1f}s"
+            + (f" · {attempt.diagnosis.detail}" if attempt.diagnosis.detail else "")
+        )
+
+    def fixed(self, record: FixRecord | None, notes: list[str]) -> None:
+        if record is None:
+            self._say(
+                "  no fixer changed the notebook" + (f" ({'; '.join(notes)})" if notes else "")
+            )
+            return
+        self._say(
+            f"  {record.type.value} by {record.fixer}: revision {record.iteration}"
+            f" changes {len(record.changes)} cell(s) · {record.summary}"
+        )
+
+
+def _modernize(args: argparse.Namespace) -> int:
+    progress = ConsoleProgress()
+    try:
+        result = modernize_file(Path(args.spec), Path(args.out) if args.out else None, progress)
+    except InvalidInputError as error:
+        print(f"nbmod: {error}", file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    status = result.status
+    if args.json:
+        print(json.dumps(status.to_wire(), indent=2))
+    else:
+        print(f"{status.outcome.value if status.outcome else status.phase.value}: {status.message}")
+        print(f"report: {result.out_dir / 'report.json'}")
+        if (result.out_dir / "report.html").exists():
+            print(f"html:   {result.out_dir / 'report.html'}")
+            print(f"final:  {result.out_dir / 'final.ipynb'}")
+    if result.exit_code == EXIT_INVALID_INPUT:
+        print(f"nbmod: {status.last_error}", file=sys.stderr)
+    return result.exit_code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    modernize = commands.add_parser(
+        "modernize", help="run the modernization loop locally on a NotebookModernization spec"
+    )
+    modernize.add_argument("spec", help="the spec YAML (paths in it are relative to it)")
+    modernize.add_argument("--out", help="run folder (default ./nbmod-runs/<name>); must be empty")
+    modernize.add_argument("--json", action="store_true", help="print report.json on stdout")
+    modernize.set_defaults(handler=_modernize)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.handler(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

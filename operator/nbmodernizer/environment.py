@@ -1,0 +1,62 @@
+"""Facts about the environment a notebook meets: which packages it imports, at which versions."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from functools import cache
+from importlib import metadata
+
+from IPython.core.inputtransformer2 import TransformerManager
+
+from nbmodernizer.notebook import Notebook
+
+
+def python_source(cell_source: str) -> str:
+    """Cell source with IPython syntax (magics, `!shell`) turned into plain Python."""
+    return str(TransformerManager().transform_cell(cell_source))
+
+
+def parse_cell(cell_source: str) -> ast.Module | None:
+    try:
+        return ast.parse(python_source(cell_source))
+    except SyntaxError:
+        return None
+
+
+def imported_modules(notebook: Notebook) -> set[str]:
+    """Top-level module names the notebook's code cells import (cells that do not parse skip)."""
+    modules: set[str] = set()
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        tree = parse_cell(cell.source)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules.add(node.module.split(".")[0])
+    return modules
+
+
+@cache
+def _distributions_by_module() -> dict[str, list[str]]:
+    return dict(metadata.packages_distributions())
+
+
+def installed_versions(modules: set[str]) -> dict[str, str]:
+    """Distribution name -> installed version for each non-stdlib module that is installed."""
+    versions: dict[str, str] = {}
+    for module in sorted(modules - set(sys.stdlib_module_names)):
+        for distribution in _distributions_by_module().get(module, []):
+            try:
+                versions[distribution] = metadata.version(distribution)
+            except metadata.PackageNotFoundError:
+                continue
+    return versions
+
+
+def imported_packages(notebook: Notebook) -> dict[str, str]:
+    return installed_versions(imported_modules(notebook))

@@ -1,0 +1,201 @@
+"""Run a notebook on a real Jupyter kernel: whole-notebook timeout, errors per cell, facts.
+
+The notebook runs in a fresh working directory `RUN/working` with its inputs reachable the
+Kaggle way, both as `../input/...` (a symlink `RUN/input`) and as `/kaggle/input/...`.
+Where `/kaggle/input` is not the real input folder (a laptop, no root), a kernel-side IPython
+input transformer rewrites the literal text `/kaggle/input` (and `/kaggle/working`) in each
+cell's source as it is executed; the stored notebook is never changed by this.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nbclient import NotebookClient
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+from nbmodernizer.environment import imported_packages
+from nbmodernizer.notebook import Notebook, code_cell_indices
+from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
+
+KAGGLE_INPUT = "/kaggle/input"
+KAGGLE_WORKING = "/kaggle/working"
+STARTUP_TIMEOUT_SECONDS = 60
+
+# (code cells done, code cells in all, seconds since start)
+ProgressCallback = Callable[[int, int, float], None]
+
+_PRELUDE = """
+def _nbmodernizer_kaggle_paths(lines, _map={mapping!r}):
+    out = []
+    for line in lines:
+        for old, new in _map:
+            line = line.replace(old, new)
+        out.append(line)
+    return out
+get_ipython().input_transformers_post.append(_nbmodernizer_kaggle_paths)
+del _nbmodernizer_kaggle_paths
+"""
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    root: Path
+    working: Path
+    input: Path | None
+
+
+def prepare_run_folder(root: Path, inputs: Path | None) -> RunFolder:
+    """Create `root/working` (empty) and `root/input` -> `inputs`."""
+    working = root / "working"
+    working.mkdir(parents=True, exist_ok=False)
+    link: Path | None = None
+    if inputs is not None:
+        link = root / "input"
+        link.symlink_to(inputs.resolve(), target_is_directory=True)
+    return RunFolder(root=root, working=working, input=link)
+
+
+def path_mapping(folder: RunFolder) -> list[tuple[str, str]]:
+    """Which Kaggle paths to rewrite at execution time; none where they already are real."""
+    mapping: list[tuple[str, str]] = []
+    if folder.input is not None and Path(KAGGLE_INPUT).resolve() != folder.input.resolve():
+        mapping.append((KAGGLE_INPUT, str(folder.input.resolve())))
+    if Path(KAGGLE_WORKING).resolve() != folder.working.resolve():
+        mapping.append((KAGGLE_WORKING, str(folder.working.resolve())))
+    return mapping
+
+
+def cell_errors(notebook: Notebook) -> list[CellError]:
+    errors: list[CellError] = []
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                errors.append(
+                    CellError(
+                        cell_index=index,
+                        ename=str(output.get("ename", "")),
+                        evalue=str(output.get("evalue", "")),
+                        traceback=[str(line) for line in output.get("traceback", [])],
+                    )
+                )
+    return errors
+
+
+class _Run:
+    """One execution: the client, the clock and what happened."""
+
+    def __init__(
+        self,
+        notebook: Notebook,
+        folder: RunFolder,
+        timeout_seconds: float,
+        progress: ProgressCallback | None,
+    ) -> None:
+        self.notebook = notebook
+        self.folder = folder
+        self.deadline_seconds = timeout_seconds
+        self.progress = progress
+        self.started = time.monotonic()
+        self.status = ExecutionStatus.COMPLETED
+        self.failure: str | None = None
+        self.timed_out_cell: int | None = None
+        self.executed = 0
+        self.client = NotebookClient(
+            notebook,
+            kernel_name="python3",
+            allow_errors=True,
+            record_timing=True,
+            shutdown_kernel="immediate",
+            startup_timeout=STARTUP_TIMEOUT_SECONDS,
+            extra_arguments=["--HistoryManager.enabled=False", "--IPKernelApp.log_level=ERROR"],
+            resources={"metadata": {"path": str(folder.working)}},
+        )
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    async def run(self) -> None:
+        try:
+            async with self.client.async_setup_kernel(env=self._kernel_env()):
+                await self._install_prelude()
+                await self._run_cells()
+        except DeadKernelError as error:
+            self.status, self.failure = ExecutionStatus.FAILED, f"the kernel died: {error}"
+        except RuntimeError as error:  # nbclient's startup and prelude failures
+            self.status, self.failure = ExecutionStatus.FAILED, str(error)
+
+    def _kernel_env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+        return env
+
+    async def _install_prelude(self) -> None:
+        mapping = path_mapping(self.folder)
+        if not mapping:
+            return
+        assert self.client.kc is not None
+        client: Any = self.client.kc  # an AsyncKernelClient; its stubs lack execute_interactive
+        reply = await client.execute_interactive(
+            _PRELUDE.format(mapping=mapping), silent=True, store_history=False, timeout=30
+        )
+        if reply["content"].get("status") != "ok":
+            raise RuntimeError(f"could not set up Kaggle path mapping: {reply['content']}")
+
+    async def _run_cells(self) -> None:
+        indices = code_cell_indices(self.notebook)
+        self.client.nb = self.notebook
+        for position, index in enumerate(indices):
+            remaining = self.deadline_seconds - self.elapsed()
+            if remaining <= 0:
+                self._time_out(index)
+                return
+            self.client.timeout = max(1, math.ceil(remaining))
+            if self.progress is not None:
+                self.progress(position, len(indices), self.elapsed())
+            try:
+                await self.client.async_execute_cell(self.notebook.cells[index], index)
+            except CellTimeoutError:
+                self._time_out(index)
+                return
+            self.executed += 1
+        if self.progress is not None:
+            self.progress(len(indices), len(indices), self.elapsed())
+
+    def _time_out(self, index: int) -> None:
+        self.status = ExecutionStatus.TIMEOUT
+        self.timed_out_cell = index
+
+    def result(self) -> ExecutionResult:
+        language = self.notebook.metadata.get("language_info", {})
+        return ExecutionResult(
+            status=self.status,
+            duration_seconds=round(self.elapsed(), 3),
+            cells_total=len(code_cell_indices(self.notebook)),
+            cells_executed=self.executed,
+            cell_errors=cell_errors(self.notebook),
+            failure=self.failure,
+            timed_out_cell=self.timed_out_cell,
+            python_version=language.get("version") or sys.version.split()[0],
+            packages=imported_packages(self.notebook),
+        )
+
+
+def execute_notebook(
+    notebook: Notebook,
+    folder: RunFolder,
+    timeout_seconds: float,
+    progress: ProgressCallback | None = None,
+) -> ExecutionResult:
+    """Execute `notebook` in place (outputs are written into it) and describe the run."""
+    run = _Run(notebook, folder, timeout_seconds, progress)
+    asyncio.run(run.run())
+    return run.result()

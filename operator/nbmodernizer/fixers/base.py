@@ -1,0 +1,86 @@
+"""The fixer interface and the chain that asks fixers in order.
+
+A fixer gets the revision that was executed and its diagnosis, and proposes the next
+revision's notebook, or nothing. The chain takes the first proposal that changes a cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from nbmodernizer.notebook import Notebook, cell_changes
+from nbmodernizer.spec import ModernizationSpec
+from nbmodernizer.status import Diagnosis, ExecutionResult, FixType, Issue, ScoreResult
+
+
+@dataclass(frozen=True)
+class FixRequest:
+    notebook: Notebook  # the revision's source, as stored
+    executed: Notebook  # the same after execution, with outputs and tracebacks
+    execution: ExecutionResult
+    score: ScoreResult
+    diagnosis: Diagnosis
+    issue: Issue
+    fix_type: FixType
+    spec: ModernizationSpec
+    input_dir: Path | None
+    history: tuple[Diagnosis, ...] = ()  # earlier revisions' diagnoses, oldest first
+
+
+@dataclass(frozen=True)
+class FixProposal:
+    notebook: Notebook
+    summary: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class Fixer(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def propose(self, request: FixRequest) -> FixProposal | None: ...
+
+
+@dataclass(frozen=True)
+class ChainResult:
+    proposal: FixProposal | None
+    fixer: str | None
+    notes: list[str] = field(default_factory=list)  # fixers skipped or that changed nothing
+
+
+class FixerChain:
+    def __init__(self, fixers: Sequence[Fixer], notes: Sequence[str] = ()) -> None:
+        self.fixers = list(fixers)
+        self.notes = list(notes)  # why configured fixers are absent
+
+    def propose(self, request: FixRequest) -> ChainResult:
+        notes = list(self.notes)
+        for fixer in self.fixers:
+            proposal = fixer.propose(request)
+            if proposal is not None and cell_changes(request.notebook, proposal.notebook):
+                return ChainResult(proposal, fixer.name, notes)
+            notes.append(f"{fixer.name}: no change")
+        return ChainResult(None, None, notes)
+
+
+FixerFactory = Callable[[ModernizationSpec], Fixer | str]  # a fixer, or why it is unavailable
+
+FIXER_FACTORIES: dict[str, FixerFactory] = {}
+
+
+def build_chain(spec: ModernizationSpec) -> FixerChain:
+    fixers: list[Fixer] = []
+    notes: list[str] = []
+    for name in spec.fix.fixers:
+        factory = FIXER_FACTORIES.get(name)
+        made = factory(spec) if factory is not None else f"{name}: not available in this build"
+        if isinstance(made, str):
+            notes.append(made)
+        else:
+            fixers.append(made)
+    return FixerChain(fixers, notes)

@@ -1,0 +1,177 @@
+"""Grading outside the notebook: submission vs private answers, metric, reproducibility test.
+
+A score reproduces the target s_t when
+- runs == 1: |s - s_t| <= tolerance * |s_t| (the paper's relative band, τ = 10%);
+- runs > 1: a one-sample t-test of the run scores against s_t does not reject equality
+  (p >= pValue); when every run scored the same, the t-test is undefined and the band decides.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from sklearn import metrics as skm
+
+from nbmodernizer.spec import Metric, ScoreSpec
+from nbmodernizer.status import ScoreResult
+
+HIGHER_IS_BETTER = {
+    Metric.ACCURACY: True,
+    Metric.ROC_AUC: True,
+    Metric.LOG_LOSS: False,
+    Metric.F1: True,
+    Metric.RMSE: False,
+    Metric.RMSLE: False,
+    Metric.MAE: False,
+    Metric.R2: True,
+    Metric.QWK: True,
+}
+
+
+class AnswersError(Exception):
+    """The private answers cannot be used (missing file, no id column, no target column)."""
+
+
+class SubmissionError(Exception):
+    """The notebook's submission cannot be graded; the message says why."""
+
+
+def load_answers(path: Path, id_column: str) -> pd.DataFrame:
+    try:
+        answers = pd.read_csv(path)
+    except FileNotFoundError:
+        raise AnswersError(f"answers file not found: {path}") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise AnswersError(f"answers file {path} is not a readable CSV: {error}") from None
+    if id_column not in answers.columns:
+        raise AnswersError(
+            f"answers file {path} has no id column {id_column!r} "
+            f"(columns: {', '.join(map(str, answers.columns))}); set spec.score.idColumn"
+        )
+    if len(answers.columns) < 2:
+        raise AnswersError(f"answers file {path} has no target column beside {id_column!r}")
+    if answers[id_column].duplicated().any():
+        raise AnswersError(f"answers file {path} repeats ids in column {id_column!r}")
+    return answers
+
+
+def _multi_class_labels(frame: pd.DataFrame) -> np.ndarray[Any, Any]:
+    labels: np.ndarray[Any, Any] = frame.to_numpy().argmax(axis=1)
+    return labels
+
+
+def compute_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """`y_true`, `y_pred`: the target column(s), rows aligned."""
+    single = y_true.shape[1] == 1
+    truth = y_true.iloc[:, 0].to_numpy() if single else y_true.to_numpy()
+    guess = y_pred.iloc[:, 0].to_numpy() if single else y_pred.to_numpy()
+    match metric:
+        case Metric.ACCURACY:
+            return float(skm.accuracy_score(truth, guess))
+        case Metric.F1:
+            average = "binary" if single and len(np.unique(truth)) <= 2 else "macro"
+            return float(skm.f1_score(truth, guess, average=average))
+        case Metric.ROC_AUC:
+            return float(skm.roc_auc_score(truth, guess))
+        case Metric.LOG_LOSS:
+            labels = truth if single else _multi_class_labels(y_true)
+            return float(
+                skm.log_loss(labels, guess, labels=None if single else range(y_true.shape[1]))
+            )
+        case Metric.RMSE:
+            return float(math.sqrt(skm.mean_squared_error(truth, guess)))
+        case Metric.RMSLE:
+            return float(math.sqrt(skm.mean_squared_log_error(truth, guess)))
+        case Metric.MAE:
+            return float(skm.mean_absolute_error(truth, guess))
+        case Metric.R2:
+            return float(skm.r2_score(truth, guess))
+        case Metric.QWK:
+            return float(skm.cohen_kappa_score(truth, guess, weights="quadratic"))
+
+
+def grade_submission(submission: Path, answers: pd.DataFrame, spec: ScoreSpec) -> float:
+    """Score one submission file; SubmissionError says why it cannot be scored."""
+    if not submission.is_file():
+        raise SubmissionError(f"the notebook did not write {spec.submission}")
+    try:
+        submitted = pd.read_csv(submission)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise SubmissionError(f"{spec.submission} is not a readable CSV: {error}") from None
+    id_column = spec.id_column
+    targets = [c for c in answers.columns if c != id_column]
+    missing_columns = [c for c in [id_column, *targets] if c not in submitted.columns]
+    if missing_columns:
+        raise SubmissionError(
+            f"{spec.submission} lacks column(s) {', '.join(map(str, missing_columns))} "
+            f"(has: {', '.join(map(str, submitted.columns))})"
+        )
+    if submitted[id_column].duplicated().any():
+        raise SubmissionError(f"{spec.submission} repeats ids in column {id_column!r}")
+    truth_ids = answers[id_column].astype(str)
+    merged = answers.assign(**{id_column: truth_ids}).merge(
+        submitted.assign(**{id_column: submitted[id_column].astype(str)}),
+        on=id_column,
+        how="left",
+        suffixes=("_true", "_pred"),
+        indicator=True,
+    )
+    absent = int((merged["_merge"] == "left_only").sum())
+    if absent:
+        raise SubmissionError(f"{spec.submission} lacks {absent} of {len(answers)} answer ids")
+    true_cols = [f"{c}_true" for c in targets]
+    pred_cols = [f"{c}_pred" for c in targets]
+    predicted = merged[pred_cols]
+    if predicted.isna().to_numpy().any():
+        raise SubmissionError(f"{spec.submission} has empty predictions")
+    try:
+        return compute_metric(spec.metric, merged[true_cols], predicted)
+    except (ValueError, TypeError) as error:
+        raise SubmissionError(f"cannot compute {spec.metric.value}: {error}") from None
+
+
+def relative_gap(value: float, target: float) -> float:
+    if target == 0:
+        return abs(value)
+    return abs(value - target) / abs(target)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    reproduced: bool
+    p_value: float | None
+
+
+def reproducibility(values: list[float], spec: ScoreSpec) -> Verdict:
+    mean = float(np.mean(values))
+    in_band = relative_gap(mean, spec.target) <= spec.tolerance + 1e-12
+    if len(values) < 2 or float(np.std(values)) == 0.0:
+        return Verdict(reproduced=in_band, p_value=None)
+    test = stats.ttest_1samp(values, spec.target)
+    p_value = float(test.pvalue)
+    return Verdict(reproduced=p_value >= spec.p_value, p_value=p_value)
+
+
+def score_runs(values: list[float], failure: str | None, spec: ScoreSpec) -> ScoreResult:
+    """The ScoreResult of a revision from its runs' scores (any failed run fails the check)."""
+    if failure is not None or not values:
+        return ScoreResult(
+            metric=spec.metric, target=spec.target, values=values, reason=failure or "no runs"
+        )
+    verdict = reproducibility(values, spec)
+    mean = float(np.mean(values))
+    return ScoreResult(
+        metric=spec.metric,
+        target=spec.target,
+        value=mean,
+        values=values,
+        reproduced=verdict.reproduced,
+        p_value=verdict.p_value,
+        relative_gap=relative_gap(mean, spec.target),
+    )

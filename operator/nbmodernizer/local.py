@@ -1,0 +1,328 @@
+"""The local driver: runs the loop on this machine, revisions in a local folder.
+
+`modernize_file` is what `nbmod modernize spec.yaml` does. Bad input never raises: it ends
+in a report with outcome Failed, the reason, and revision 0 stored when there is one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import pandas as pd
+import yaml
+
+from nbmodernizer.execute import ProgressCallback
+from nbmodernizer.fixers import FixerChain, FixRequest, build_chain
+from nbmodernizer.grade import AnswersError, load_answers
+from nbmodernizer.loop import (
+    Action,
+    Attempt,
+    Event,
+    Execute,
+    Executed,
+    Finish,
+    Fixed,
+    LoopState,
+    NotFixed,
+    RequestFix,
+    Unrunnable,
+    start,
+    step,
+)
+from nbmodernizer.notebook import Notebook, NotebookError, cell_changes, parse_notebook, serialise
+from nbmodernizer.report import render_html
+from nbmodernizer.revision import (
+    execute_runs,
+    grade_runs,
+    representative,
+    result_document,
+    store_result,
+    store_run_output,
+)
+from nbmodernizer.sources import fetch_dir, fetch_file, read_bytes
+from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
+from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
+from nbmodernizer.store import FIX, NOTEBOOK, LocalStore, StoreError
+from nbmodernizer.summary import build_status
+
+EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2
+
+
+class Progress(Protocol):
+    def iteration(self, revision: int, max_iterations: int) -> None: ...
+
+    def cells(self, revision: int, run: int) -> ProgressCallback | None: ...
+
+    def executed(self, attempt: Attempt) -> None: ...
+
+    def fixed(self, record: FixRecord | None, notes: list[str]) -> None: ...
+
+
+class QuietProgress:
+    def iteration(self, revision: int, max_iterations: int) -> None:
+        pass
+
+    def cells(self, revision: int, run: int) -> ProgressCallback | None:
+        return None
+
+    def executed(self, attempt: Attempt) -> None:
+        pass
+
+    def fixed(self, record: FixRecord | None, notes: list[str]) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class LocalResult:
+    status: ModernizationStatus
+    out_dir: Path
+    exit_code: int
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class InvalidInputError(Exception):
+    """Input that cannot be run; the message names the field and what is wrong."""
+
+
+def read_document(spec_path: Path) -> dict[str, Any]:
+    try:
+        document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidInputError(f"spec file not found: {spec_path}") from None
+    except yaml.YAMLError as error:
+        raise InvalidInputError(f"{spec_path}: not valid YAML: {error}") from None
+    if not isinstance(document, dict):
+        raise InvalidInputError(f"{spec_path}: expected a NotebookModernization mapping")
+    return document
+
+
+def run_name(document: dict[str, Any], spec_path: Path) -> str:
+    metadata = document.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    return name if isinstance(name, str) and name else spec_path.resolve().parent.name
+
+
+def choose_out_dir(out: Path | None, name: str) -> Path:
+    """The run's folder: `--out` must be empty; the default never reuses a folder."""
+    if out is not None:
+        if out.exists() and any(out.iterdir()):
+            raise InvalidInputError(f"--out {out} is not empty: revisions are never overwritten")
+        return out
+    candidate, n = Path("nbmod-runs") / name, 1
+    while candidate.exists() and any(candidate.iterdir()):
+        n += 1
+        candidate = Path("nbmod-runs") / f"{name}.{n}"
+    return candidate
+
+
+@dataclass
+class LocalRun:
+    """One modernization on this machine; `run` drives the loop to its end."""
+
+    resource: NotebookModernization | None
+    base: Path
+    store: LocalStore
+    progress: Progress
+    notes: list[str] = field(default_factory=list)
+    started_at: str = field(default_factory=now)
+    sources: dict[int, Notebook] = field(default_factory=dict)
+    executed: dict[int, Notebook] = field(default_factory=dict)
+
+    def unrunnable(self, reason: str) -> ModernizationStatus:
+        state, _ = start(1)
+        state, _ = step(state, Unrunnable(reason))
+        return self.status(state)
+
+    def status(self, state: LoopState) -> ModernizationStatus:
+        spec = self.resource.spec.score if self.resource else None
+        finished = state.finish is not None
+        failed = state.finish is not None and state.finish.outcome is Outcome.FAILED
+        return build_status(
+            state,
+            spec,
+            lambda revision: self.store.uri_of(revision),
+            Phase.FAILED if failed else (Phase.SUCCEEDED if finished else Phase.RUNNING),
+            started_at=self.started_at,
+            completed_at=now() if finished else None,
+            notes=self.notes,
+        )
+
+    def store_original(self, ref: str) -> bytes:
+        try:
+            original = read_bytes(ref, self.base)
+        except (FileNotFoundError, IsADirectoryError):
+            raise InvalidInputError(f"spec.notebook: file not found: {ref}") from None
+        except StoreError as error:
+            raise InvalidInputError(f"spec.notebook: {error}") from None
+        self.store.put(0, NOTEBOOK, original)
+        return original
+
+    def run(self, scratch: Path) -> ModernizationStatus:
+        assert self.resource is not None
+        spec = self.resource.spec
+        original = self.store_original(spec.notebook)
+        try:
+            loaded = parse_notebook(original)
+        except NotebookError as error:
+            raise InvalidInputError(f"spec.notebook: {error}") from None
+        self.notes.extend(loaded.notes)
+        try:
+            answers = load_answers(
+                fetch_file(spec.score.answers, self.base, scratch / "answers"), spec.score.id_column
+            )
+        except (AnswersError, FileNotFoundError, StoreError) as error:
+            raise InvalidInputError(f"spec.score.answers: {error}") from None
+        try:
+            inputs = fetch_dir(spec.inputs, self.base, scratch / "input") if spec.inputs else None
+        except (FileNotFoundError, StoreError) as error:
+            raise InvalidInputError(f"spec.inputs: {error}") from None
+        self.sources[0] = loaded.notebook
+        chain = build_chain(spec)
+        state, action = start(spec.fix.max_iterations)
+        while not isinstance(action, Finish):
+            event = self.perform(action, state, answers, inputs, chain)
+            state, action = step(state, event)
+            if isinstance(event, Executed):
+                self.after_execution(state)
+        return self.status(state)
+
+    def perform(
+        self,
+        action: Action,
+        state: LoopState,
+        answers: pd.DataFrame,
+        inputs: Path | None,
+        chain: FixerChain,
+    ) -> Event:
+        assert self.resource is not None
+        spec = self.resource.spec
+        if isinstance(action, Execute):
+            self.progress.iteration(action.revision, spec.fix.max_iterations)
+            outputs = execute_runs(
+                self.sources[action.revision],
+                spec,
+                inputs,
+                lambda run: self.progress.cells(action.revision, run),
+            )
+            chosen = representative(outputs)
+            store_run_output(self.store, action.revision, chosen)
+            self.executed[action.revision] = chosen.executed
+            score = grade_runs([o.submission for o in outputs], answers, spec)
+            return Executed(action.revision, chosen.execution, score)
+        assert isinstance(action, RequestFix)
+        return self.fix(action, state, inputs, chain)
+
+    def after_execution(self, state: LoopState) -> None:
+        attempt = state.attempts[-1]
+        document = result_document(attempt.execution, attempt.score, attempt.diagnosis)
+        store_result(self.store, attempt.revision, document)
+        self.progress.executed(attempt)
+
+    def fix(
+        self, action: RequestFix, state: LoopState, inputs: Path | None, chain: FixerChain
+    ) -> Event:
+        assert self.resource is not None
+        attempt = state.attempts[-1]
+        request = FixRequest(
+            notebook=self.sources[action.revision],
+            executed=self.executed[action.revision],
+            execution=attempt.execution,
+            score=attempt.score,
+            diagnosis=attempt.diagnosis,
+            issue=action.issue,
+            fix_type=action.fix_type,
+            spec=self.resource.spec,
+            input_dir=inputs,
+            history=tuple(a.diagnosis for a in state.attempts[:-1]),
+        )
+        result = chain.propose(request)
+        for note in result.notes:
+            if note not in self.notes:
+                self.notes.append(note)
+        if result.proposal is None or result.fixer is None:
+            self.progress.fixed(None, result.notes)
+            return NotFixed("; ".join(result.notes) or "no fixers configured")
+        proposal = result.proposal
+        record = FixRecord(
+            iteration=action.next_revision,
+            issue=action.issue,
+            type=action.fix_type,
+            fixer=result.fixer,
+            summary=proposal.summary,
+            changes=cell_changes(request.notebook, proposal.notebook),
+            input_tokens=proposal.input_tokens,
+            output_tokens=proposal.output_tokens,
+            cost_usd=proposal.cost_usd,
+        )
+        self.store.put(action.next_revision, NOTEBOOK, serialise(proposal.notebook))
+        self.store.put(
+            action.next_revision,
+            FIX,
+            (record.model_dump_json(by_alias=True, indent=2) + "\n").encode(),
+        )
+        self.sources[action.next_revision] = proposal.notebook
+        self.progress.fixed(record, result.notes)
+        return Fixed(record)
+
+
+def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> None:
+    (out_dir / "report.json").write_text(
+        json.dumps(status.to_wire(), indent=2, sort_keys=False) + "\n", encoding="utf-8"
+    )
+    best = status.best_revision
+    if best is None or best not in run.executed:
+        return
+    (out_dir / "final.ipynb").write_bytes(serialise(run.executed[best]))
+    if run.resource is not None and 0 in run.sources:
+        html = render_html(
+            status,
+            run.resource.metadata.name,
+            run.sources[0],
+            run.sources[best],
+            run.resource.spec.score.tolerance,
+        )
+        (out_dir / "report.html").write_text(html, encoding="utf-8")
+
+
+def modernize_file(
+    spec_path: Path, out: Path | None = None, progress: Progress | None = None
+) -> LocalResult:
+    document = read_document(spec_path)  # InvalidInputError here: no folder to report into
+    out_dir = choose_out_dir(out, run_name(document, spec_path))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    run = LocalRun(
+        None, spec_path.resolve().parent, LocalStore(out_dir), progress or QuietProgress()
+    )
+    try:
+        try:
+            run.resource = parse_modernization(document, str(spec_path))
+        except SpecError as error:
+            _keep_original_of_invalid_spec(run, document)
+            raise InvalidInputError(str(error)) from None
+        with tempfile.TemporaryDirectory(prefix="nbmod-") as scratch:
+            status = run.run(Path(scratch))
+    except InvalidInputError as error:
+        status = run.unrunnable(str(error))
+        write_outputs(run, status, out_dir)
+        return LocalResult(status, out_dir, EXIT_INVALID_INPUT)
+    write_outputs(run, status, out_dir)
+    reproduced = status.outcome is not None and status.outcome.reproducible
+    return LocalResult(status, out_dir, EXIT_REPRODUCED if reproduced else EXIT_NOT_REPRODUCED)
+
+
+def _keep_original_of_invalid_spec(run: LocalRun, document: dict[str, Any]) -> None:
+    """Even when the spec is invalid, keep the notebook it names as revision 0 if it exists."""
+    spec = document.get("spec")
+    ref = spec.get("notebook") if isinstance(spec, dict) else None
+    if isinstance(ref, str) and ref:
+        with contextlib.suppress(InvalidInputError):
+            run.store_original(ref)

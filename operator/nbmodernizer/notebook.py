@@ -1,0 +1,88 @@
+"""Notebooks as data: parse, upgrade, validate, serialise, compare cells."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import nbformat
+
+from nbmodernizer.status import CellChange
+
+Notebook = Any  # nbformat.NotebookNode; nbformat ships no type information
+TARGET_MAJOR = 4
+
+
+class NotebookError(Exception):
+    """The notebook cannot be used as it is (not JSON, not a notebook, invalid)."""
+
+
+@dataclass(frozen=True)
+class LoadedNotebook:
+    notebook: Notebook
+    notes: list[str] = field(default_factory=list)  # e.g. "upgraded from nbformat 3"
+
+
+def parse_notebook(data: bytes) -> LoadedNotebook:
+    """Parse notebook bytes into an nbformat-4 notebook, upgrading older formats."""
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise NotebookError(f"not UTF-8 text: {error}") from None
+    except json.JSONDecodeError as error:
+        raise NotebookError(
+            f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    if not isinstance(raw, dict) or "nbformat" not in raw:
+        raise NotebookError("not a Jupyter notebook: no top-level 'nbformat' field")
+    major = raw.get("nbformat")
+    if not isinstance(major, int) or major < 3 or major > TARGET_MAJOR:
+        raise NotebookError(f"unsupported nbformat version {major!r} (3 and 4 are supported)")
+    notes = [] if major == TARGET_MAJOR else [f"upgraded from nbformat {major} to {TARGET_MAJOR}"]
+    try:
+        notebook = nbformat.reads(data.decode("utf-8"), as_version=TARGET_MAJOR)
+        nbformat.validate(notebook)
+    except nbformat.ValidationError as error:
+        raise NotebookError(f"invalid nbformat {TARGET_MAJOR} notebook: {error.message}") from None
+    except Exception as error:  # nbformat raises assorted errors for broken documents
+        raise NotebookError(f"not a readable notebook: {error}") from None
+    return LoadedNotebook(notebook, notes)
+
+
+def serialise(notebook: Notebook) -> bytes:
+    text: str = nbformat.writes(notebook)
+    return (text + "\n").encode("utf-8")
+
+
+def copy_notebook(notebook: Notebook) -> Notebook:
+    return nbformat.from_dict(json.loads(json.dumps(notebook)))
+
+
+def cell_sources(notebook: Notebook) -> list[str]:
+    return [str(cell.get("source", "")) for cell in notebook.get("cells", [])]
+
+
+def code_cell_indices(notebook: Notebook) -> list[int]:
+    return [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+
+
+def cell_changes(before: Notebook, after: Notebook) -> list[CellChange]:
+    """Cells that differ between two notebooks, aligned by content, indexed as in `after`."""
+    old, new = cell_sources(before), cell_sources(after)
+    changes: list[CellChange] = []
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
+        for k in range(paired):
+            changes.append(
+                CellChange(index=j1 + k, kind="modified", before=old[i1 + k], after=new[j1 + k])
+            )
+        for k in range(j1 + paired, j2):
+            changes.append(CellChange(index=k, kind="added", after=new[k]))
+        for k in range(i1 + paired, i2):
+            changes.append(CellChange(index=j2, kind="removed", before=old[k]))
+    return changes

@@ -1,0 +1,425 @@
+"""The HTML report of one modernization: outcome, score per iteration, fixes and the cell diff.
+
+`render_html` is pure: it takes the status object and both notebooks and returns one
+self-contained page (inline CSS and SVG, no JavaScript, nothing fetched). Everything that comes
+from a notebook, a fixer or an error message is untrusted and goes through `html.escape`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import nbformat
+
+from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, RevisionRecord
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
+       max-width: 1100px; color: #1f2328; padding: 0 1rem; }
+h1 { font-size: 1.6rem; margin-bottom: .3rem; }
+h2 { font-size: 1.2rem; border-bottom: 1px solid #d0d7de; padding-bottom: .2rem; margin-top: 2rem; }
+.badge { display: inline-block; padding: .15rem .6rem; border-radius: 1rem; font-weight: 600;
+         font-size: .9rem; color: #fff; vertical-align: middle; }
+.badge.good { background: #1a7f37; }
+.badge.partial { background: #bf8700; }
+.badge.bad { background: #cf222e; }
+.badge.neutral { background: #6e7781; }
+dl.summary { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; }
+dl.summary dt { font-weight: 600; }
+dl.summary dd { margin: 0; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; }
+th { background: #f6f8fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+section.fix { border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem 1rem; margin: .6rem 0; }
+section.fix h3 { font-size: 1rem; margin: .2rem 0; }
+.muted { color: #6e7781; }
+pre { background: #f6f8fa; padding: .5rem; overflow-x: auto; font-size: .85rem; }
+pre.diff { line-height: 1.35; }
+pre.diff ins, pre.diff del, pre.diff span { display: block; text-decoration: none; }
+pre.diff ins.add { background: #dafbe1; }
+pre.diff del.del { background: #ffebe9; }
+pre.diff span.hunk { color: #8250df; }
+pre.diff span.hdr { color: #6e7781; }
+p.unchanged { margin: .15rem 0; color: #6e7781; font-size: .85rem; }
+svg.plot { border: 1px solid #d0d7de; border-radius: 6px; background: #fff; }
+svg.plot .band { fill: #1a7f37; fill-opacity: .12; }
+svg.plot .target { stroke: #1a7f37; stroke-dasharray: 4 3; }
+svg.plot .line { fill: none; stroke: #0969da; stroke-width: 1.5; }
+svg.plot .point { fill: #0969da; }
+svg.plot .noscore { fill: none; stroke: #cf222e; stroke-width: 1.5; }
+svg.plot .axis { stroke: #57606a; }
+svg.plot text { font-size: 10px; fill: #57606a; }
+"""
+
+_OUTCOME_CLASS = {
+    Outcome.ERROR_FREE_REPRODUCIBLE: "good",
+    Outcome.ERROR_REPRODUCIBLE: "partial",
+}
+
+# Plot geometry, in SVG user units.
+_WIDTH, _HEIGHT = 520.0, 220.0
+_LEFT, _RIGHT, _TOP, _BOTTOM = 56.0, 16.0, 14.0, 34.0
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _fmt_score(value: float | None) -> str:
+    return "—" if value is None else f"{value:.6g}"
+
+
+def _fmt_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}m {rest:02d}s"
+
+
+def _fmt_usd(usd: float) -> str:
+    return f"${usd:.4f}"
+
+
+def _opt(value: object | None) -> str:
+    return "—" if value is None else _e(value)
+
+
+# ---------------------------------------------------------------- summary
+
+
+def _badge(status: ModernizationStatus) -> str:
+    if status.outcome is None:
+        return f'<span class="badge neutral">{_e(status.phase.value)}</span>'
+    css = _OUTCOME_CLASS.get(status.outcome, "bad")
+    return f'<span class="badge {css} outcome">{_e(status.outcome.value)}</span>'
+
+
+def _summary_rows(status: ModernizationStatus) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = [("Phase", _e(status.phase.value))]
+    if status.message:
+        rows.append(("Message", _e(status.message)))
+    if status.stop_reason:
+        rows.append(("Stop reason", _e(status.stop_reason)))
+    if status.last_error:
+        rows.append(("Last error", f"<pre>{_e(status.last_error)}</pre>"))
+    if status.score is not None:
+        score = status.score
+        rows.append(("Metric", _e(score.metric.value)))
+        rows.append(("Target", _e(_fmt_score(score.target))))
+        rows.append(("Best value", _e(_fmt_score(score.value))))
+        rows.append(("Reproduced", "yes" if score.reproduced else "no"))
+    rows.append(("Iterations", _e(status.iterations)))
+    rows.append(("Best revision", _opt(status.best_revision)))
+    cost = status.cost
+    rows.append(("Cost", _e(_fmt_usd(cost.usd))))
+    rows.append(("Tokens", _e(f"{cost.input_tokens} in / {cost.output_tokens} out")))
+    return rows
+
+
+def _summary(status: ModernizationStatus, name: str) -> str:
+    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in _summary_rows(status))
+    return f"<h1>{_e(name)} {_badge(status)}</h1>\n<dl class='summary'>{items}</dl>"
+
+
+# ---------------------------------------------------------------- plot
+
+
+@dataclass(frozen=True)
+class _Scale:
+    lo: float
+    hi: float
+    start: float
+    end: float
+
+    def __call__(self, value: float) -> float:
+        if self.hi == self.lo:
+            return (self.start + self.end) / 2
+        return self.start + (value - self.lo) / (self.hi - self.lo) * (self.end - self.start)
+
+
+def _y_range(
+    scores: Sequence[float], target: float | None, tolerance: float
+) -> tuple[float, float]:
+    values = list(scores)
+    if target is not None:
+        band = tolerance * abs(target)
+        values += [target - band, target + band]
+    if not values:
+        return 0.0, 1.0
+    lo, hi = min(values), max(values)
+    pad = (hi - lo) * 0.08 or max(abs(hi) * 0.1, 0.5)
+    return lo - pad, hi + pad
+
+
+def _plot_scales(
+    revisions: Sequence[RevisionRecord], target: float | None, tolerance: float
+) -> tuple[_Scale, _Scale]:
+    iterations = [r.iteration for r in revisions] or [0]
+    scores = [r.score for r in revisions if r.score is not None and math.isfinite(r.score)]
+    lo, hi = _y_range(scores, target, tolerance)
+    xs = _Scale(min(iterations), max(iterations), _LEFT + 12, _WIDTH - _RIGHT - 12)
+    ys = _Scale(lo, hi, _HEIGHT - _BOTTOM, _TOP)
+    return xs, ys
+
+
+def _target_marks(target: float, tolerance: float, ys: _Scale) -> str:
+    band = tolerance * abs(target)
+    top, bottom = ys(target + band), ys(target - band)
+    y = ys(target)
+    width = _WIDTH - _RIGHT - _LEFT
+    return (
+        f'<rect class="band" x="{_LEFT:.1f}" y="{top:.1f}" width="{width:.1f}" '
+        f'height="{max(bottom - top, 0.0):.1f}"><title>target ± {_e(f"{tolerance:g}")}·|target|'
+        "</title></rect>"
+        f'<line class="target" x1="{_LEFT:.1f}" y1="{y:.1f}" x2="{_WIDTH - _RIGHT:.1f}" '
+        f'y2="{y:.1f}"><title>target {_e(_fmt_score(target))}</title></line>'
+        f'<text x="{_WIDTH - _RIGHT - 2:.1f}" y="{y - 3:.1f}" text-anchor="end">'
+        f"target {_e(_fmt_score(target))}</text>"
+    )
+
+
+def _point(revision: RevisionRecord, xs: _Scale, ys: _Scale) -> str:
+    x = xs(revision.iteration)
+    if revision.score is None or not math.isfinite(revision.score):
+        y = _HEIGHT - _BOTTOM - 6
+        return (
+            f'<path class="noscore" d="M{x - 4:.1f},{y - 4:.1f}L{x + 4:.1f},{y + 4:.1f}'
+            f'M{x - 4:.1f},{y + 4:.1f}L{x + 4:.1f},{y - 4:.1f}">'
+            f"<title>revision {revision.iteration}: no score</title></path>"
+        )
+    label = f"revision {revision.iteration}: {_fmt_score(revision.score)}"
+    return (
+        f'<circle class="point" cx="{x:.1f}" cy="{ys(revision.score):.1f}" r="4">'
+        f"<title>{_e(label)}</title></circle>"
+    )
+
+
+def _axes(revisions: Sequence[RevisionRecord], xs: _Scale, ys: _Scale) -> str:
+    base = _HEIGHT - _BOTTOM
+    parts = [
+        f'<line class="axis" x1="{_LEFT}" y1="{base}" x2="{_WIDTH - _RIGHT}" y2="{base}"/>',
+        f'<line class="axis" x1="{_LEFT}" y1="{_TOP}" x2="{_LEFT}" y2="{base}"/>',
+        f'<text x="{(_LEFT + _WIDTH - _RIGHT) / 2:.1f}" y="{_HEIGHT - 4}" '
+        'text-anchor="middle">iteration</text>',
+    ]
+    for value in (ys.lo, ys.hi):
+        parts.append(
+            f'<text x="{_LEFT - 4}" y="{ys(value) + 3:.1f}" text-anchor="end">'
+            f"{_e(f'{value:.4g}')}</text>"
+        )
+    for iteration in sorted({r.iteration for r in revisions}):
+        parts.append(
+            f'<text x="{xs(iteration):.1f}" y="{base + 13}" text-anchor="middle">{iteration}</text>'
+        )
+    return "".join(parts)
+
+
+def _score_svg(status: ModernizationStatus, tolerance: float) -> str:
+    revisions = sorted(status.revisions, key=lambda r: r.iteration)
+    target = status.score.target if status.score is not None else None
+    if target is not None and not math.isfinite(target):
+        target = None
+    xs, ys = _plot_scales(revisions, target, tolerance)
+    parts = [
+        f'<svg class="plot" xmlns="http://www.w3.org/2000/svg" width="{_WIDTH:g}" '
+        f'height="{_HEIGHT:g}" viewBox="0 0 {_WIDTH:g} {_HEIGHT:g}" role="img" '
+        'aria-label="score per iteration">'
+    ]
+    if target is not None:
+        parts.append(_target_marks(target, tolerance, ys))
+    parts.append(_axes(revisions, xs, ys))
+    scored = [
+        (xs(r.iteration), ys(r.score))
+        for r in revisions
+        if r.score is not None and math.isfinite(r.score)
+    ]
+    if len(scored) > 1:
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in scored)
+        parts.append(f'<polyline class="line" points="{points}"/>')
+    parts.extend(_point(r, xs, ys) for r in revisions)
+    if not revisions:
+        parts.append(
+            f'<text x="{_WIDTH / 2:g}" y="{_HEIGHT / 2:g}" text-anchor="middle">no revisions</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- revisions and fixes
+
+
+def _revision_row(revision: RevisionRecord) -> str:
+    cells = [
+        f'<td class="num">{revision.iteration}</td>',
+        f"<td>{_opt(revision.issue)}</td>",
+        f"<td>{_opt(revision.outcome)}</td>",
+        f"<td>{_opt(revision.fix_type)}</td>",
+        f"<td>{_opt(revision.fixer)}</td>",
+        f'<td class="num">{_e(_fmt_score(revision.score))}</td>',
+        f'<td class="num">{_e(_fmt_duration(revision.duration_seconds))}</td>',
+    ]
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def _revisions_table(revisions: Sequence[RevisionRecord]) -> str:
+    if not revisions:
+        return '<p class="muted">No revision was executed.</p>'
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("Iteration", "Issue", "Outcome", "Fix type", "Fixer", "Score", "Duration")
+    )
+    body = "\n".join(_revision_row(r) for r in sorted(revisions, key=lambda r: r.iteration))
+    return (
+        f'<table class="revisions"><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>'
+    )
+
+
+def _fix_section(fix: FixRecord) -> str:
+    title = (
+        f"Iteration {fix.iteration}: {_e(fix.issue.value)} → {_e(fix.type.value)} "
+        f"by {_e(fix.fixer)}"
+    )
+    changes = ", ".join(f"cell {c.index} {_e(c.kind)}" for c in fix.changes)
+    summary = _e(fix.summary) if fix.summary else '<span class="muted">(no summary)</span>'
+    cost = (
+        f"{fix.input_tokens} input / {fix.output_tokens} output tokens, "
+        f"{_e(_fmt_usd(fix.cost_usd))}"
+    )
+    lines = [f"<h3>{title}</h3>", f'<p class="fix-summary">{summary}</p>']
+    if changes:
+        lines.append(f'<p class="muted">Changes: {changes}</p>')
+    lines.append(f'<p class="muted">{cost}</p>')
+    return '<section class="fix">' + "".join(lines) + "</section>"
+
+
+def _fixes(fixes: Sequence[FixRecord]) -> str:
+    if not fixes:
+        return '<p class="muted">No fix was applied.</p>'
+    return "\n".join(_fix_section(f) for f in sorted(fixes, key=lambda f: f.iteration))
+
+
+# ---------------------------------------------------------------- diff
+
+
+def _source(cell: Any) -> str:
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        return "".join(str(part) for part in source)
+    return str(source)
+
+
+def _diff_line(line: str) -> str:
+    text = _e(line)
+    if line.startswith(("+++", "---")):
+        return f'<span class="hdr">{text}</span>'
+    if line.startswith("@@"):
+        return f'<span class="hunk">{text}</span>'
+    if line.startswith("+"):
+        return f'<ins class="add">{text}</ins>'
+    if line.startswith("-"):
+        return f'<del class="del">{text}</del>'
+    return f'<span class="ctx">{text}</span>'
+
+
+def _unified(before: str, after: str, from_label: str, to_label: str) -> str:
+    lines = list(
+        difflib.unified_diff(
+            before.splitlines(),
+            after.splitlines(),
+            fromfile=from_label,
+            tofile=to_label,
+            lineterm="",
+        )
+    )
+    if not lines:  # an empty cell, or only line endings differ
+        return '<p class="muted">(no line differs: empty cell or line endings only)</p>'
+    return '<pre class="diff">' + "".join(_diff_line(line) for line in lines) + "</pre>"
+
+
+def _changed_cell(old: int | None, new: int | None, before: str, after: str) -> str:
+    if old is None:
+        heading, css = f"cell {new} added", "added"
+    elif new is None:
+        heading, css = f"original cell {old} removed", "removed"
+    elif old == new:
+        heading, css = f"cell {new} modified", "modified"
+    else:
+        heading, css = f"cell {new} modified (was cell {old})", "modified"
+    from_label = "/dev/null" if old is None else f"original cell {old}"
+    to_label = "/dev/null" if new is None else f"final cell {new}"
+    body = _unified(before, after, from_label, to_label)
+    return f'<div class="cell {css}"><h3>{_e(heading)}</h3>{body}</div>'
+
+
+def _unchanged(old: int, new: int) -> str:
+    moved = "" if old == new else f" (was cell {old})"
+    return f'<p class="unchanged">cell {new} unchanged{moved}</p>'
+
+
+def _opcode_blocks(old: Sequence[str], new: Sequence[str]) -> Iterable[tuple[bool, str]]:
+    """(changed, html) for each cell of the final notebook and each removed original cell."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            yield from ((False, _unchanged(i1 + k, j1 + k)) for k in range(j2 - j1))
+            continue
+        paired = min(i2 - i1, j2 - j1)
+        for k in range(paired):
+            i, j = i1 + k, j1 + k
+            if old[i] == new[j]:
+                yield False, _unchanged(i, j)
+            else:
+                yield True, _changed_cell(i, j, old[i], new[j])
+        for i in range(i1 + paired, i2):
+            yield True, _changed_cell(i, None, old[i], "")
+        for j in range(j1 + paired, j2):
+            yield True, _changed_cell(None, j, "", new[j])
+
+
+def _diff_section(original: Any, final: Any) -> str:
+    old = [_source(c) for c in original.get("cells", [])]
+    new = [_source(c) for c in final.get("cells", [])]
+    blocks = list(_opcode_blocks(old, new))
+    if not any(changed for changed, _ in blocks):
+        return '<p class="no-change">The final revision is the original notebook.</p>'
+    return "\n".join(block for _, block in blocks)
+
+
+# ---------------------------------------------------------------- page
+
+
+def render_html(
+    status: ModernizationStatus,
+    name: str,
+    original: nbformat.NotebookNode,
+    final: nbformat.NotebookNode,
+    tolerance: float,
+) -> str:
+    """The whole report page for `name`: summary, score plot, revisions, fixes and cell diff."""
+    sections = [
+        _summary(status, name),
+        "<h2>Score per iteration</h2>",
+        _score_svg(status, tolerance),
+        "<h2>Revisions</h2>",
+        _revisions_table(status.revisions),
+        "<h2>Fixes</h2>",
+        _fixes(status.fixes),
+        "<h2>Changes: original → final</h2>",
+        _diff_section(original, final),
+    ]
+    body = "\n".join(sections)
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(name)} — notebook modernization report</title>\n"
+        f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )

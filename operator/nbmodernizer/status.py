@@ -1,0 +1,168 @@
+"""What a modernization found: the records of each iteration and the status/report object.
+
+`report.json` written by `nbmod modernize` and `.status` written by the operator are the
+same `ModernizationStatus` object.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from nbmodernizer.spec import CamelModel, Metric
+
+
+class Issue(StrEnum):
+    """What an execution went wrong with (the paper's three issue types), or nothing."""
+
+    TIMEOUT = "Timeout"
+    ERROR = "Error"
+    SCORE_DEVIATION = "ScoreDeviation"
+    NONE = "Reproducible"
+
+
+class FixType(StrEnum):
+    RUNTIME_REDUCTION = "RuntimeReduction"
+    ERROR_REPAIR = "ErrorRepair"
+    SCORE_CALIBRATION = "ScoreCalibration"
+
+
+class Outcome(StrEnum):
+    """The paper's five outcome categories."""
+
+    ERROR_FREE_REPRODUCIBLE = "ErrorFreeReproducible"
+    ERROR_REPRODUCIBLE = "ErrorReproducible"
+    ERROR_FREE_NON_REPRODUCIBLE = "ErrorFreeNonReproducible"
+    ERROR_NON_REPRODUCIBLE = "ErrorNonReproducible"
+    FAILED = "Failed"
+
+    @property
+    def reproducible(self) -> bool:
+        return self in (Outcome.ERROR_FREE_REPRODUCIBLE, Outcome.ERROR_REPRODUCIBLE)
+
+
+class ExecutionStatus(StrEnum):
+    COMPLETED = "completed"  # every cell ran (some may have raised: allow_errors)
+    TIMEOUT = "timeout"  # the whole-notebook limit was hit; outputs are partial
+    FAILED = "failed"  # the notebook could not run: kernel died, invalid notebook, ...
+
+
+class CellError(CamelModel):
+    cell_index: int
+    ename: str
+    evalue: str
+    traceback: list[str] = Field(default_factory=list)
+
+
+class ExecutionResult(CamelModel):
+    status: ExecutionStatus
+    duration_seconds: float
+    cells_total: int = 0
+    cells_executed: int = 0
+    cell_errors: list[CellError] = Field(default_factory=list)
+    failure: str | None = Field(default=None, description="Why the notebook could not run.")
+    timed_out_cell: int | None = None
+    python_version: str | None = None
+    packages: dict[str, str] = Field(
+        default_factory=dict, description="Installed versions of the packages it imports."
+    )
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.cell_errors) or self.status is not ExecutionStatus.COMPLETED
+
+
+class ScoreResult(CamelModel):
+    """The grade of one revision: one value per run, or the reason there is none."""
+
+    metric: Metric
+    target: float
+    value: float | None = None
+    values: list[float] = Field(default_factory=list)
+    reason: str | None = Field(default=None, description="Why there is no score.")
+    reproduced: bool = False
+    p_value: float | None = None
+    relative_gap: float | None = None
+
+
+class Diagnosis(CamelModel):
+    issue: Issue
+    fix_type: FixType | None = None
+    detail: str = ""
+    outcome: Outcome
+
+
+class CellChange(CamelModel):
+    index: int = Field(description="Position in the notebook's `cells` array.")
+    kind: str = Field(description="modified, added or removed")
+    before: str | None = None
+    after: str | None = None
+
+
+class FixRecord(CamelModel):
+    """How revision `iteration` was made from the one before it."""
+
+    iteration: int
+    issue: Issue
+    type: FixType
+    fixer: str
+    summary: str = ""
+    changes: list[CellChange] = Field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class RevisionRecord(CamelModel):
+    iteration: int
+    uri: str
+    issue: Issue | None = None
+    outcome: Outcome | None = None
+    fix_type: FixType | None = None
+    fixer: str | None = None
+    score: float | None = None
+    duration_seconds: float | None = None
+
+
+class ScoreSummary(CamelModel):
+    metric: Metric
+    target: float
+    value: float | None = None
+    reproduced: bool = False
+
+
+class CostSummary(CamelModel):
+    usd: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Phase(StrEnum):
+    PENDING = "Pending"
+    QUEUED = "Queued"
+    RUNNING = "Running"
+    FIXING = "Fixing"
+    SUCCEEDED = "Succeeded"
+    FAILED = "Failed"
+
+
+class ModernizationStatus(CamelModel):
+    phase: Phase
+    outcome: Outcome | None = None
+    message: str = ""
+    iteration: int = Field(default=0, description="Revision being or last executed.")
+    iterations: int = Field(default=0, description="Executions so far.")
+    best_revision: int | None = None
+    last_issue: Issue | None = None
+    last_error: str | None = None
+    score: ScoreSummary | None = None
+    cost: CostSummary = Field(default_factory=CostSummary)
+    fixes: list[FixRecord] = Field(default_factory=list)
+    revisions: list[RevisionRecord] = Field(default_factory=list)
+    stop_reason: str | None = None
+    notes: list[str] = Field(
+        default_factory=list, description="What the run did on the side: upgrades, skipped fixers."
+    )
+    started_at: str | None = None
+    completed_at: str | None = None
