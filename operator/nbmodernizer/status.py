@@ -64,6 +64,7 @@ class ExecutionResult(CamelModel):
     failure: str | None = Field(default=None, description="Why the notebook could not run.")
     timed_out_cell: int | None = None
     python_version: str | None = None
+    gpus: int = Field(default=0, description="GPUs visible where the notebook ran.")
     packages: dict[str, str] = Field(
         default_factory=dict, description="Installed versions of the packages it imports."
     )

@@ -124,11 +124,15 @@ class S3Store:
         return f"s3://{self.bucket}/{self._key(revision, name)}"
 
     def put(self, revision: int, name: str, data: bytes) -> str:
-        from botocore.exceptions import ClientError
+        from botocore.exceptions import BotoCoreError, ClientError
 
         key = self._key(revision, name)
         try:
             self.client.put_object(Bucket=self.bucket, Key=key, Body=data, IfNoneMatch="*")
+        except BotoCoreError as error:
+            raise StoreError(
+                f"cannot reach S3 for {self.uri_of(revision, name)}: {error}"
+            ) from None
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code", "")
             if code not in ("PreconditionFailed", "412", "ConditionalRequestConflict"):
@@ -143,10 +147,14 @@ class S3Store:
         return read_s3(self.client, self.bucket, self._key(revision, name))
 
     def exists(self, revision: int, name: str) -> bool:
-        from botocore.exceptions import ClientError
+        from botocore.exceptions import BotoCoreError, ClientError
 
         try:
             self.client.head_object(Bucket=self.bucket, Key=self._key(revision, name))
+        except BotoCoreError as error:
+            raise StoreError(
+                f"cannot reach S3 for {self.uri_of(revision, name)}: {error}"
+            ) from None
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
                 return False
@@ -154,14 +162,19 @@ class S3Store:
         return True
 
     def revisions(self) -> list[int]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
         root = "/".join(p for p in (self.prefix, "revisions") if p) + "/"
         paginator = self.client.get_paginator("list_objects_v2")
         found: set[int] = set()
-        for page in paginator.paginate(Bucket=self.bucket, Prefix=root, Delimiter="/"):
-            for common in page.get("CommonPrefixes", []):
-                name = common["Prefix"][len(root) :].strip("/")
-                if name.isdigit():
-                    found.add(int(name))
+        try:
+            for page in paginator.paginate(Bucket=self.bucket, Prefix=root, Delimiter="/"):
+                for common in page.get("CommonPrefixes", []):
+                    name = common["Prefix"][len(root) :].strip("/")
+                    if name.isdigit():
+                        found.add(int(name))
+        except (BotoCoreError, ClientError) as error:
+            raise StoreError(f"cannot list s3://{self.bucket}/{root}: {error}") from None
         return sorted(found)
 
 

@@ -1,0 +1,16 @@
+"""What a rule may know beyond the cell it rewrites."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    # local name -> qualified name, from every import in the notebook (`np` -> `numpy`,
+    # `train_test_split` -> `sklearn.model_selection.train_test_split`)
+    aliases: dict[str, str] = field(default_factory=dict)
+    gpu_available: bool = False
+    input_dir: Path | None = None
+    notes: list[str] = field(default_factory=list)  # what rules report (e.g. removed installs)

@@ -1,0 +1,83 @@
+"""The rules fixer: apply every rule that the installed libraries or the errors call for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nbmodernizer.fixers.base import FixProposal, FixRequest
+from nbmodernizer.fixers.rules.cells import import_aliases
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.model import Kind, Rule
+from nbmodernizer.notebook import copy_notebook
+
+# Python 2 rules first: they make cells parseable for the LibCST rules after them.
+KIND_ORDER = (Kind.PYTHON2, Kind.ENVIRONMENT, Kind.API, Kind.SILENT)
+
+
+@dataclass(frozen=True)
+class Activation:
+    everywhere: tuple[Rule, ...]  # proactive: the installed library lacks the legacy API
+    in_cells: dict[int, tuple[Rule, ...]]  # reactive: a cell's error matches the rule's symptom
+
+
+def activate(rules: Sequence[Rule], request: FixRequest) -> Activation:
+    everywhere = tuple(rule for rule in rules if rule.gone is not None and rule.gone())
+    in_cells: dict[int, tuple[Rule, ...]] = {}
+    for error in request.execution.cell_errors:
+        matching = tuple(
+            rule
+            for rule in rules
+            if rule not in everywhere and rule.matches_error(error.ename, error.evalue)
+        )
+        if matching:
+            in_cells[error.cell_index] = in_cells.get(error.cell_index, ()) + matching
+    return Activation(everywhere, in_cells)
+
+
+def rewrite_cell(source: str, rules: Sequence[Rule], context: RuleContext) -> tuple[str, list[str]]:
+    applied: list[str] = []
+    for rule in sorted(rules, key=lambda r: KIND_ORDER.index(r.kind)):
+        rewritten = rule.rewrite(source, context)
+        if rewritten != source:
+            applied.append(rule.id)
+            source = rewritten
+    return source, applied
+
+
+def _summary(applied: dict[str, list[int]], notes: list[str]) -> str:
+    parts = [
+        f"{rule} (cell{'s' if len(cells) > 1 else ''} {', '.join(map(str, cells))})"
+        for rule, cells in applied.items()
+    ]
+    return "; ".join(parts + notes)
+
+
+class RulesFixer:
+    name = "rules"
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = list(rules)
+
+    def propose(self, request: FixRequest) -> FixProposal | None:
+        notebook = copy_notebook(request.notebook)
+        code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+        context = RuleContext(
+            aliases=import_aliases(notebook.cells[i].source for i in code),
+            gpu_available=request.execution.gpus > 0,
+            input_dir=request.input_dir,
+        )
+        activation = activate(self.rules, request)
+        applied: dict[str, list[int]] = {}
+        for index in code:
+            cell = notebook.cells[index]
+            rules = activation.everywhere + activation.in_cells.get(index, ())
+            source, used = rewrite_cell(cell.source, rules, context)
+            if not used:
+                continue
+            cell.source, cell.outputs, cell.execution_count = source, [], None
+            for rule_id in used:
+                applied.setdefault(rule_id, []).append(index)
+        if not applied:
+            return None
+        return FixProposal(notebook=notebook, summary=_summary(applied, context.notes))

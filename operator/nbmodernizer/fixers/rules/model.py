@@ -1,0 +1,68 @@
+"""What a rule is: one piece of API drift, its symptom, its probe, its rewrite, its proof."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from nbmodernizer.fixers.rules.context import RuleContext
+
+# A rewrite takes a cell's source and returns the new source (unchanged when it does not apply).
+Rewrite = Callable[[str, RuleContext], str]
+
+
+class Kind(StrEnum):
+    API = "api"  # a removed or changed API: the code fails today
+    SILENT = "silent"  # the code runs today but computes something else
+    ENVIRONMENT = "environment"  # the notebook assumes an environment it does not get
+    PYTHON2 = "python2"  # Python 2 leftovers
+
+
+@dataclass(frozen=True)
+class Symptom:
+    """The error this drift raises today: exception name and a pattern of its message."""
+
+    ename: str
+    evalue: str = ""
+
+    def matches(self, ename: str, evalue: str) -> bool:
+        return ename == self.ename and re.search(self.evalue, evalue) is not None
+
+
+@dataclass(frozen=True)
+class Example:
+    """Proof that the rule is right, run by the tests on the installed libraries.
+
+    `before` fails today with `error` (or, for silent drift, runs but leaves `check` false);
+    the rule rewrites it to exactly `after`, which runs and leaves `check` true: the snippet
+    means today what it meant when it was written.
+    """
+
+    before: str
+    after: str
+    check: str
+    error: str | None = None
+    # files to create under a Kaggle-style root before running (`input/train.csv`: ...);
+    # snippets run in `working/` and the rule's context has `input_dir` = `input/`
+    files: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    library: str
+    changed_in: str
+    summary: str
+    kind: Kind
+    rewrite: Rewrite
+    examples: tuple[Example, ...]
+    symptoms: tuple[Symptom, ...] = ()
+    # True when the installed library no longer has the legacy API (introspection): the rule
+    # is then applied to every cell before anything fails. None: never proactive.
+    gone: Callable[[], bool] | None = None
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+    def matches_error(self, ename: str, evalue: str) -> bool:
+        return any(symptom.matches(ename, evalue) for symptom in self.symptoms)

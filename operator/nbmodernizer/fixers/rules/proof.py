@@ -1,0 +1,128 @@
+"""Run a rule's examples on the installed libraries: the legacy snippet fails (or drifts),
+the rewrite is exactly the expected one, and the rewritten snippet means what it meant.
+
+Snippets may use IPython syntax (`!pip ...`, `%matplotlib`); it is turned into Python and
+`get_ipython()` is a recorder, so shell commands are recorded, never run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nbmodernizer.environment import python_source
+from nbmodernizer.fixers.rules.cells import import_aliases
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.model import Example, Rule
+
+
+@dataclass
+class IPythonRecorder:
+    calls: list[tuple[str, str]] = field(default_factory=list)
+
+    def system(self, command: str) -> None:
+        self.calls.append(("system", command))
+
+    def getoutput(self, command: str) -> list[str]:
+        self.calls.append(("system", command))
+        return []
+
+    def run_line_magic(self, name: str, line: str, *_args: Any) -> None:
+        self.calls.append(("magic", f"{name} {line}".strip()))
+
+    def run_cell_magic(self, name: str, line: str, cell: str) -> None:
+        self.calls.append(("magic", f"{name} {line}".strip()))
+
+
+@dataclass(frozen=True)
+class SnippetRun:
+    error: BaseException | None
+    check: bool | None  # None when the snippet raised
+
+
+@contextlib.contextmanager
+def _sandbox(files: dict[str, str]) -> Iterator[Path]:
+    """A temporary Kaggle-style folder (`input/` + `working/`), `working/` as cwd."""
+    previous = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="nbmod-proof-") as root:
+        base = Path(root)
+        (base / "working").mkdir()
+        (base / "input").mkdir()
+        for relative, content in files.items():
+            target = base / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content)
+        os.chdir(base / "working")
+        try:
+            yield base
+        finally:
+            os.chdir(previous)
+
+
+def run_snippet(source: str, check: str) -> SnippetRun:
+    recorder = IPythonRecorder()
+    namespace: dict[str, Any] = {"get_ipython": lambda: recorder, "__name__": "__main__"}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(compile(python_source(source), "<snippet>", "exec"), namespace)
+    except BaseException as error:  # the legacy snippet is expected to fail in any way
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        return SnippetRun(error=error, check=None)
+    namespace["ipython_calls"] = recorder.calls
+    return SnippetRun(error=None, check=bool(eval(check, namespace)))
+
+
+def context_for(source: str, root: Path) -> RuleContext:
+    return RuleContext(aliases=import_aliases([source]), gpu_available=False, input_dir=root / "input")
+
+
+@dataclass(frozen=True)
+class Proof:
+    before: SnippetRun
+    rewritten: str
+    after: SnippetRun
+    gone: bool | None
+
+
+def prove(rule: Rule, example: Example) -> Proof:
+    with _sandbox(example.files) as root:
+        before = run_snippet(example.before, example.check)
+    with _sandbox(example.files) as root:
+        rewritten = rule.rewrite(example.before, context_for(example.before, root))
+        after = run_snippet(rewritten, example.check)
+    return Proof(before, rewritten, after, rule.gone() if rule.gone is not None else None)
+
+
+def failures(rule: Rule, example: Example) -> list[str]:
+    """What is wrong with this example's proof; empty when the rule is proven."""
+    proof = prove(rule, example)
+    problems: list[str] = []
+    if example.error is not None:
+        error = proof.before.error
+        if error is None:
+            problems.append(f"legacy snippet did not raise {example.error}")
+        elif type(error).__name__ != example.error:
+            problems.append(f"legacy snippet raised {type(error).__name__}: {error}")
+        elif rule.symptoms and not rule.matches_error(type(error).__name__, str(error)):
+            problems.append(f"no symptom matches the real error {type(error).__name__}: {error}")
+    elif proof.before.error is not None:
+        problems.append(f"legacy snippet raised {proof.before.error!r}; silent drift expected")
+    elif proof.before.check:
+        problems.append("legacy snippet already passes the check: no drift shown")
+    if proof.rewritten != example.after:
+        problems.append(f"rewrite differs:\n--- got\n{proof.rewritten}\n--- expected\n{example.after}")
+    if proof.after.error is not None:
+        problems.append(f"rewritten snippet raised {proof.after.error!r}")
+    elif not proof.after.check:
+        problems.append("rewritten snippet fails the check")
+    if proof.gone is False:
+        problems.append("the probe says the installed library still has the legacy API")
+    return problems
