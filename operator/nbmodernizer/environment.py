@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 import sys
 from functools import cache
 from importlib import metadata
@@ -56,6 +58,19 @@ def installed_versions(modules: set[str]) -> dict[str, str]:
             except metadata.PackageNotFoundError:
                 continue
     return versions
+
+
+def visible_gpus() -> int:
+    """NVIDIA GPUs this process can see (0 without a driver)."""
+    if shutil.which("nvidia-smi") is None:
+        return 0
+    try:
+        listing = subprocess.run(
+            ["nvidia-smi", "-L"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(1 for line in listing.stdout.splitlines() if line.startswith("GPU "))
 
 
 def imported_packages(notebook: Notebook) -> dict[str, str]:

@@ -22,7 +22,7 @@ from typing import Any
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from nbmodernizer.environment import imported_packages
+from nbmodernizer.environment import imported_packages, visible_gpus
 from nbmodernizer.notebook import Notebook, code_cell_indices
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 
@@ -186,6 +186,7 @@ class _Run:
             timed_out_cell=self.timed_out_cell,
             python_version=language.get("version") or sys.version.split()[0],
             packages=imported_packages(self.notebook),
+            gpus=visible_gpus(),
         )
 
 

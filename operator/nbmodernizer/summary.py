@@ -41,6 +41,13 @@ def _score_summary(spec: ScoreSpec | None, best: Attempt | None) -> ScoreSummary
     )
 
 
+def _last_error(state: LoopState) -> str | None:
+    if not state.attempts:  # stopped before running: the reason is the error
+        return state.finish.reason if state.finish else None
+    last = state.attempts[-1]
+    return last.diagnosis.detail if last.diagnosis.issue is not Issue.NONE else None
+
+
 def headline(state: LoopState, spec: ScoreSpec | None) -> str:
     best = state.best
     if state.finish is None:
@@ -76,9 +83,7 @@ def build_status(
         iterations=len(state.attempts),
         best_revision=state.finish.best_revision if state.finish else None,
         last_issue=last.diagnosis.issue if last else None,
-        last_error=(
-            last.diagnosis.detail if last and last.diagnosis.issue is not Issue.NONE else None
-        ),
+        last_error=_last_error(state),
         score=_score_summary(spec, best),
         cost=CostSummary(
             usd=round(sum(f.cost_usd for f in fixes), 6),

@@ -6,7 +6,7 @@ revision's notebook, or nothing. The chain takes the first proposal that changes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -66,21 +66,3 @@ class FixerChain:
                 return ChainResult(proposal, fixer.name, notes)
             notes.append(f"{fixer.name}: no change")
         return ChainResult(None, None, notes)
-
-
-FixerFactory = Callable[[ModernizationSpec], Fixer | str]  # a fixer, or why it is unavailable
-
-FIXER_FACTORIES: dict[str, FixerFactory] = {}
-
-
-def build_chain(spec: ModernizationSpec) -> FixerChain:
-    fixers: list[Fixer] = []
-    notes: list[str] = []
-    for name in spec.fix.fixers:
-        factory = FIXER_FACTORIES.get(name)
-        made = factory(spec) if factory is not None else f"{name}: not available in this build"
-        if isinstance(made, str):
-            notes.append(made)
-        else:
-            fixers.append(made)
-    return FixerChain(fixers, notes)
