@@ -85,8 +85,9 @@ def test_invalid_json_keeps_revision0_byte_identical(
     (tmp_path / "case" / "notebook.ipynb").write_bytes(broken)
     code, report, _ = modernize(spec, tmp_path / "out", capsys)
     assert code == 2 and report["outcome"] == "Failed"
-    assert report["lastError"].startswith(
-        "spec.notebook: not valid JSON: Expecting value at line 1"
+    assert report["lastError"] == (
+        "spec.notebook: not valid JSON: Expecting property name enclosed in double quotes"
+        " at line 1 column 34"
     )
     assert revision0(tmp_path / "out") == broken
 
