@@ -62,7 +62,8 @@ def test_kaggle_paths_and_relative_input_both_work(tmp_path: Path) -> None:
     (inputs / "train.csv").write_text("a\n1\n")
     _, result, folder, _ = run(
         tmp_path,
-        "import os\nrel = open('../input/train.csv').read()\nabs_ = open('/kaggle/input/train.csv').read()",
+        "import os\nrel = open('../input/train.csv').read()\n"
+        "abs_ = open('/kaggle/input/train.csv').read()",
         "open('/kaggle/working/out.txt', 'w').write(str(rel == abs_ == 'a\\n1\\n'))\nos.getcwd()",
         inputs=inputs,
     )

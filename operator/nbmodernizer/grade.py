@@ -8,15 +8,15 @@ A score reproduces the target s_t when
 
 from __future__ import annotations
 
+import importlib
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-from sklearn import metrics as skm
 
 from nbmodernizer.spec import Metric, ScoreSpec
 from nbmodernizer.status import ScoreResult
@@ -66,8 +66,25 @@ def _multi_class_labels(frame: pd.DataFrame) -> np.ndarray[Any, Any]:
     return labels
 
 
+# scikit-learn and SciPy take about a second to import; the drivers import them on a thread
+# while the kernel runs (see `prewarm`), so grading adds no start-up time to an iteration.
+_HEAVY_MODULES = ("sklearn.metrics", "scipy.stats")
+
+
+def prewarm() -> None:
+    """Start importing the grading libraries in the background."""
+
+    def load() -> None:
+        for name in _HEAVY_MODULES:
+            importlib.import_module(name)
+
+    threading.Thread(target=load, name="nbmod-prewarm-grading", daemon=True).start()
+
+
 def compute_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
     """`y_true`, `y_pred`: the target column(s), rows aligned."""
+    from sklearn import metrics as skm
+
     single = y_true.shape[1] == 1
     truth = y_true.iloc[:, 0].to_numpy() if single else y_true.to_numpy()
     guess = y_pred.iloc[:, 0].to_numpy() if single else y_pred.to_numpy()
@@ -153,6 +170,8 @@ def reproducibility(values: list[float], spec: ScoreSpec) -> Verdict:
     in_band = relative_gap(mean, spec.target) <= spec.tolerance + 1e-12
     if len(values) < 2 or max(values) == min(values):
         return Verdict(reproduced=in_band, p_value=None)
+    from scipy import stats
+
     test = stats.ttest_1samp(values, spec.target)
     p_value = float(test.pvalue)
     return Verdict(reproduced=p_value >= spec.p_value, p_value=p_value)

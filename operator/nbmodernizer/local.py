@@ -20,6 +20,7 @@ import yaml
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers import FixerChain, FixRequest, build_chain
 from nbmodernizer.grade import AnswersError, load_answers
+from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import (
     Action,
     Attempt,
@@ -186,6 +187,7 @@ class LocalRun:
         except (FileNotFoundError, StoreError) as error:
             raise InvalidInputError(f"spec.inputs: {error}") from None
         self.sources[0] = loaded.notebook
+        prewarm_grading()
         chain = build_chain(spec)
         state, action = start(spec.fix.max_iterations)
         while not isinstance(action, Finish):

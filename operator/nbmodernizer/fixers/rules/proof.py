@@ -81,7 +81,9 @@ def run_snippet(source: str, check: str) -> SnippetRun:
 
 
 def context_for(source: str, root: Path) -> RuleContext:
-    return RuleContext(aliases=import_aliases([source]), gpu_available=False, input_dir=root / "input")
+    return RuleContext(
+        aliases=import_aliases([source]), gpu_available=False, input_dir=root / "input"
+    )
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,9 @@ def failures(rule: Rule, example: Example) -> list[str]:
     elif proof.before.check:
         problems.append("legacy snippet already passes the check: no drift shown")
     if proof.rewritten != example.after:
-        problems.append(f"rewrite differs:\n--- got\n{proof.rewritten}\n--- expected\n{example.after}")
+        problems.append(
+            f"rewrite differs:\n--- got\n{proof.rewritten}\n--- expected\n{example.after}"
+        )
     if proof.after.error is not None:
         problems.append(f"rewritten snippet raised {proof.after.error!r}")
     elif not proof.after.check:

@@ -1,0 +1,36 @@
+# One venv, made from pyproject.toml; every target installs what it needs first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+EXAMPLE ?= examples/wine-removed-apis-2016/spec.yaml
+
+.PHONY: setup example test lint typecheck unit clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev,ml]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## Set up, then modernize an example notebook (report in ./nbmod-runs/<name>/).
+example: setup
+	$(BIN)/nbmod modernize $(EXAMPLE)
+
+## Set up, then run every check CI runs: lint, format, types, tests.
+test: setup lint typecheck unit
+
+lint:
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck:
+	$(BIN)/mypy
+
+unit:
+	$(BIN)/pytest
+
+clean:
+	rm -rf $(VENV) nbmod-runs .pytest_cache .mypy_cache .ruff_cache
