@@ -115,6 +115,30 @@ class FixRecord(CamelModel):
     cost_usd: float = 0.0
 
 
+class RiskFlag(CamelModel):
+    """A change that may alter what the notebook means (the paper's score-chasing edits)."""
+
+    kind: str = Field(
+        description="subsampling, fewer-estimators, fewer-epochs, fewer-folds, "
+        "model-class-changed or cell-removed"
+    )
+    cell: int | None = Field(default=None, description="Cell index in the revision.")
+    detail: str = ""
+
+
+class CellSimilarity(CamelModel):
+    index: int
+    similarity: float
+
+
+class Fidelity(CamelModel):
+    """How close a revision stayed to the original notebook."""
+
+    similarity: float = Field(description="Edit similarity of all code, 0..1 (1: unchanged).")
+    cells: list[CellSimilarity] = Field(default_factory=list, description="Changed cells only.")
+    flags: list[RiskFlag] = Field(default_factory=list)
+
+
 class RevisionRecord(CamelModel):
     iteration: int
     uri: str
@@ -124,6 +148,7 @@ class RevisionRecord(CamelModel):
     fixer: str | None = None
     score: float | None = None
     duration_seconds: float | None = None
+    fidelity: Fidelity | None = None
 
 
 class ScoreSummary(CamelModel):

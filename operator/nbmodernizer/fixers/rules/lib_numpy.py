@@ -26,7 +26,12 @@ RULES = (
         summary="`np.float`, `np.int`, `np.bool`, `np.object`, `np.str` -> the builtins",
         kind=Kind.API,
         rewrite=replace_attributes(_ALIASES),
-        symptoms=(Symptom("AttributeError", r"module 'numpy' has no attribute '(float|int|bool|object|str|long|unicode|complex)'"),),
+        symptoms=(
+            Symptom(
+                "AttributeError",
+                r"module 'numpy' has no attribute '(float|int|bool|object|str|long|unicode|complex)'",
+            ),
+        ),
         gone=lambda: not hasattr(np, "float"),
         examples=(
             Example(
@@ -53,7 +58,9 @@ RULES = (
                 "numpy.NINF": "-numpy.inf",
             }
         ),
-        symptoms=(Symptom("AttributeError", r"`np\.(NaN|NAN|Inf|Infinity|PINF|NINF)` was removed"),),
+        symptoms=(
+            Symptom("AttributeError", r"`np\.(NaN|NAN|Inf|Infinity|PINF|NINF)` was removed"),
+        ),
         gone=lambda: not hasattr(np, "NaN"),
         examples=(
             Example(
