@@ -149,7 +149,13 @@ def test_status_sums_cost_and_lists_revisions() -> None:
     wire = status.to_wire()
     assert wire["outcome"] == "ErrorFreeReproducible"
     assert wire["iterations"] == 2 and wire["bestRevision"] == 1
-    assert wire["cost"] == {"usd": 0.01, "inputTokens": 10, "outputTokens": 5}
+    assert wire["cost"] == {
+        "usd": 0.01,
+        "inputTokens": 10,
+        "outputTokens": 5,
+        "requests": 0,
+        "rejectedReplies": 0,
+    }
     assert [r["uri"] for r in wire["revisions"]] == ["mem://0", "mem://1"]
     assert wire["revisions"][1]["fixer"] == "llm"
     assert wire["fixes"][0]["type"] == "ErrorRepair"

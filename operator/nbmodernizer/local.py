@@ -245,6 +245,7 @@ class LocalRun:
             spec=self.resource.spec,
             input_dir=inputs,
             history=tuple(a.diagnosis for a in state.attempts[:-1]),
+            spent=state.spent,
         )
         result = chain.propose(request)
         for note in result.notes:
@@ -252,7 +253,7 @@ class LocalRun:
                 self.notes.append(note)
         if result.proposal is None or result.fixer is None:
             self.progress.fixed(None, result.notes)
-            return NotFixed("; ".join(result.notes) or "no fixers configured")
+            return NotFixed("; ".join(result.notes) or "no fixers configured", result.spent)
         proposal = result.proposal
         record = FixRecord(
             iteration=action.next_revision,
@@ -261,9 +262,11 @@ class LocalRun:
             fixer=result.fixer,
             summary=proposal.summary,
             changes=cell_changes(request.notebook, proposal.notebook),
-            input_tokens=proposal.input_tokens,
-            output_tokens=proposal.output_tokens,
-            cost_usd=proposal.cost_usd,
+            input_tokens=result.spent.input_tokens,
+            output_tokens=result.spent.output_tokens,
+            cost_usd=result.spent.usd,
+            requests=result.spent.requests,
+            rejected_replies=result.spent.rejected_replies,
         )
         self.store.put(action.next_revision, NOTEBOOK, serialise(proposal.notebook))
         self.store.put(

@@ -6,10 +6,11 @@ fixer chain for the next one — and feed back what happened as events. Nothing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from nbmodernizer.diagnose import diagnose
 from nbmodernizer.status import (
+    CostSummary,
     Diagnosis,
     ExecutionResult,
     FixRecord,
@@ -71,6 +72,7 @@ class Fixed:
 @dataclass(frozen=True)
 class NotFixed:
     reason: str
+    spent: CostSummary = field(default_factory=CostSummary)  # fixers may spend and still fail
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,14 @@ class LoopState:
     attempts: tuple[Attempt, ...] = ()
     pending_fix: FixRecord | None = None
     finish: Finish | None = None
+    unattributed: CostSummary = field(default_factory=CostSummary)  # spent on failed fixes
+
+    @property
+    def spent(self) -> CostSummary:
+        total = self.unattributed
+        for fix in self.fixes:
+            total = total.plus(fix.cost)
+        return total
 
     @property
     def fixes(self) -> list[FixRecord]:
@@ -135,7 +145,8 @@ def step(state: LoopState, event: Event) -> tuple[LoopState, Action]:
             return _after_execution(state, event)
         case Fixed(fix=fix):
             return replace(state, pending_fix=fix), Execute(revision=fix.iteration)
-        case NotFixed(reason=reason):
+        case NotFixed(reason=reason, spent=spent):
+            state = replace(state, unattributed=state.unattributed.plus(spent))
             return _finish(state, f"no fixer changed the notebook: {reason}")
 
 

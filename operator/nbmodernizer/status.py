@@ -113,6 +113,18 @@ class FixRecord(CamelModel):
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    requests: int = 0
+    rejected_replies: int = 0
+
+    @property
+    def cost(self) -> CostSummary:
+        return CostSummary(
+            usd=self.cost_usd,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            requests=self.requests,
+            rejected_replies=self.rejected_replies,
+        )
 
 
 class RiskFlag(CamelModel):
@@ -159,9 +171,22 @@ class ScoreSummary(CamelModel):
 
 
 class CostSummary(CamelModel):
+    """What fixing cost: money, tokens, LLM requests and replies rejected as unusable."""
+
     usd: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
+    requests: int = 0
+    rejected_replies: int = 0
+
+    def plus(self, other: CostSummary) -> CostSummary:
+        return CostSummary(
+            usd=round(self.usd + other.usd, 9),
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            requests=self.requests + other.requests,
+            rejected_replies=self.rejected_replies + other.rejected_replies,
+        )
 
 
 class Phase(StrEnum):

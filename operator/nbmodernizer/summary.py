@@ -7,7 +7,6 @@ from collections.abc import Callable
 from nbmodernizer.loop import Attempt, LoopState
 from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import (
-    CostSummary,
     Issue,
     ModernizationStatus,
     Phase,
@@ -85,11 +84,7 @@ def build_status(
         last_issue=last.diagnosis.issue if last else None,
         last_error=_last_error(state),
         score=_score_summary(spec, best),
-        cost=CostSummary(
-            usd=round(sum(f.cost_usd for f in fixes), 6),
-            input_tokens=sum(f.input_tokens for f in fixes),
-            output_tokens=sum(f.output_tokens for f in fixes),
-        ),
+        cost=state.spent,
         fixes=fixes,
         revisions=[_revision_record(a, uri_of(a.revision)) for a in state.attempts],
         stop_reason=state.finish.reason if state.finish else None,

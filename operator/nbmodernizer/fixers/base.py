@@ -13,7 +13,14 @@ from typing import Protocol
 
 from nbmodernizer.notebook import Notebook, cell_changes
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.status import Diagnosis, ExecutionResult, FixType, Issue, ScoreResult
+from nbmodernizer.status import (
+    CostSummary,
+    Diagnosis,
+    ExecutionResult,
+    FixType,
+    Issue,
+    ScoreResult,
+)
 
 
 @dataclass(frozen=True)
@@ -28,22 +35,27 @@ class FixRequest:
     spec: ModernizationSpec
     input_dir: Path | None
     history: tuple[Diagnosis, ...] = ()  # earlier revisions' diagnoses, oldest first
+    spent: CostSummary = field(default_factory=CostSummary)  # by fixers so far in this run
 
 
 @dataclass(frozen=True)
 class FixProposal:
     notebook: Notebook
     summary: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
+
+
+@dataclass(frozen=True)
+class FixAttempt:
+    proposal: FixProposal | None
+    spent: CostSummary = field(default_factory=CostSummary)
+    note: str | None = None  # why there is no proposal
 
 
 class Fixer(Protocol):
     @property
     def name(self) -> str: ...
 
-    def propose(self, request: FixRequest) -> FixProposal | None: ...
+    def propose(self, request: FixRequest) -> FixAttempt: ...
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,7 @@ class ChainResult:
     proposal: FixProposal | None
     fixer: str | None
     notes: list[str] = field(default_factory=list)  # fixers skipped or that changed nothing
+    spent: CostSummary = field(default_factory=CostSummary)  # by every fixer asked
 
 
 class FixerChain:
@@ -60,9 +73,12 @@ class FixerChain:
 
     def propose(self, request: FixRequest) -> ChainResult:
         notes = list(self.notes)
+        spent = CostSummary()
         for fixer in self.fixers:
-            proposal = fixer.propose(request)
+            attempt = fixer.propose(request)
+            spent = spent.plus(attempt.spent)
+            proposal = attempt.proposal
             if proposal is not None and cell_changes(request.notebook, proposal.notebook):
-                return ChainResult(proposal, fixer.name, notes)
-            notes.append(f"{fixer.name}: no change")
-        return ChainResult(None, None, notes)
+                return ChainResult(proposal, fixer.name, notes, spent)
+            notes.append(f"{fixer.name}: {attempt.note or 'no change'}")
+        return ChainResult(None, None, notes, spent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nbmodernizer.fixers.base import FixProposal, FixRequest
+from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.rules.cells import import_aliases
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Rule
@@ -59,7 +59,7 @@ class RulesFixer:
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = list(rules)
 
-    def propose(self, request: FixRequest) -> FixProposal | None:
+    def propose(self, request: FixRequest) -> FixAttempt:
         notebook = copy_notebook(request.notebook)
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         context = RuleContext(
@@ -79,5 +79,5 @@ class RulesFixer:
             for rule_id in used:
                 applied.setdefault(rule_id, []).append(index)
         if not applied:
-            return None
-        return FixProposal(notebook=notebook, summary=_summary(applied, context.notes))
+            return FixAttempt(None, note="no rule applies")
+        return FixAttempt(FixProposal(notebook=notebook, summary=_summary(applied, context.notes)))
