@@ -7,6 +7,7 @@ random step uses a fixed seed, so running this twice writes byte-identical files
 
 Examples:
   cancer-rf-2017             load_breast_cancer, target `diagnosis` (1 = malignant)
+  cancer-knn-loops-2017      the same data as cancer-rf-2017
   wine-removed-apis-2016     load_wine, target `cultivar` (0/1/2), a few missing cells
   diabetes-silent-drift-2018 load_diabetes (raw units), target `outcome`; train.csv uses
                              the clinical-export coding 1 = stable / 2 = progressed, the
@@ -62,6 +63,8 @@ def cancer() -> None:
     frame["diagnosis"] = (data.target == 0).astype(int)  # sklearn: 0 = malignant
     train, test, answers = _split(frame, "diagnosis", seed=2017)
     _write("cancer-rf-2017", train, test, answers)
+    # the same data for the kernel that computes its neighbour features in Python loops
+    _write("cancer-knn-loops-2017", train, test, answers)
 
 
 def wine() -> None:

@@ -68,9 +68,36 @@ FixerName = Literal["rules", "llm"]
 DEFAULT_FIXERS: tuple[FixerName, ...] = ("rules", "llm")
 
 
+class LLMSpec(CamelModel):
+    """An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure, vLLM, Ollama)."""
+
+    model: str | None = Field(default=None, min_length=1)
+    base_url: str | None = Field(
+        default=None,
+        alias="baseURL",
+        description="Default: OPENAI_BASE_URL, else OpenAI's own endpoint.",
+    )
+    input_usd_per_m_tok: float | None = Field(default=None, ge=0, alias="inputUSDPerMTok")
+    output_usd_per_m_tok: float | None = Field(default=None, ge=0, alias="outputUSDPerMTok")
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    max_output_tokens: int = Field(default=8192, ge=1, le=1_000_000)
+    mode: Literal["cell", "file"] = Field(
+        default="cell", description="cell: only the cells needed; file: the whole notebook."
+    )
+    timeout_seconds: float = Field(default=300, gt=0, le=3600)
+    max_retries: int = Field(default=4, ge=0, le=20)
+    max_replies: int = Field(
+        default=2, ge=1, le=10, description="Replies asked for per fix when one is rejected."
+    )
+
+
 class FixSpec(CamelModel):
     max_iterations: int = Field(default=16, ge=1, le=100)
     fixers: list[FixerName] = Field(default_factory=lambda: list(DEFAULT_FIXERS))
+    llm: LLMSpec = Field(default_factory=LLMSpec)
+    budget_usd: float | None = Field(
+        default=None, ge=0, alias="budgetUSD", description="No LLM call once this is spent."
+    )
 
 
 class ModernizationSpec(CamelModel):

@@ -2,22 +2,41 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from nbmodernizer.fixers.base import Fixer, FixerChain
 from nbmodernizer.spec import ModernizationSpec
 
-FixerFactory = Callable[[ModernizationSpec], Fixer | str]  # a fixer, or why it is unavailable
+# A factory makes its fixer (or None when it cannot be used here) and says why, if need be.
+FixerFactory = Callable[[ModernizationSpec], tuple[Fixer | None, list[str]]]
 
 
-def _rules(_spec: ModernizationSpec) -> Fixer:
+def _rules(_spec: ModernizationSpec) -> tuple[Fixer | None, list[str]]:
     from nbmodernizer.fixers.rules import RulesFixer, all_rules
 
-    return RulesFixer(all_rules())
+    return RulesFixer(all_rules()), []
 
 
-def _llm(_spec: ModernizationSpec) -> str:
-    return "llm: not available in this build"
+def _llm(spec: ModernizationSpec) -> tuple[Fixer | None, list[str]]:
+    from nbmodernizer.fixers.llm import LLMFixer
+    from nbmodernizer.fixers.llm.client import ChatClient
+    from nbmodernizer.fixers.llm.prices import prices_for
+
+    llm = spec.fix.llm
+    base_url = llm.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    api_key = os.environ.get("OPENAI_API_KEY") or None
+    if base_url is None and api_key is None:
+        return None, [
+            "llm: skipped, no endpoint configured "
+            "(set fix.llm.baseURL or OPENAI_BASE_URL, and OPENAI_API_KEY where one is needed)"
+        ]
+    if llm.model is None:
+        return None, ["llm: skipped, fix.llm.model is not set"]
+    prices = prices_for(llm)
+    notes = [] if prices is not None else [f"llm: no price known for {llm.model}; cost not counted"]
+    client = ChatClient(llm, base_url, api_key)
+    return LLMFixer(llm, client, prices, spec.fix.budget_usd), notes
 
 
 FACTORIES: dict[str, FixerFactory] = {"rules": _rules, "llm": _llm}
@@ -27,9 +46,8 @@ def build_chain(spec: ModernizationSpec) -> FixerChain:
     fixers: list[Fixer] = []
     notes: list[str] = []
     for name in spec.fix.fixers:
-        made = FACTORIES[name](spec)
-        if isinstance(made, str):
-            notes.append(made)
-        else:
-            fixers.append(made)
+        fixer, said = FACTORIES[name](spec)
+        notes.extend(said)
+        if fixer is not None:
+            fixers.append(fixer)
     return FixerChain(fixers, notes)

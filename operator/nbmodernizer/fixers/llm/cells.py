@@ -1,0 +1,86 @@
+"""Which cells an LLM sees and may edit: the cell at issue and the cells it depends on."""
+
+from __future__ import annotations
+
+import ast
+from datetime import datetime
+
+from nbmodernizer.fixers.rules.cells import mask_ipython
+from nbmodernizer.notebook import Notebook, code_cell_indices
+
+
+def _tree(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(mask_ipython(source)[0])
+    except SyntaxError:
+        return None
+
+
+def defined_names(source: str) -> set[str]:
+    tree = _tree(source)
+    names: set[str] = set()
+    if tree is None:
+        return names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def used_names(source: str) -> set[str]:
+    tree = _tree(source)
+    if tree is None:
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def dependencies(notebook: Notebook, index: int) -> list[int]:
+    """Earlier code cells that define what cell `index` uses, transitively, in order."""
+    code = [i for i in code_cell_indices(notebook) if i < index]
+    defines = {i: defined_names(notebook.cells[i].source) for i in code}
+    needed: set[int] = set()
+    pending = [index]
+    while pending:
+        current = pending.pop()
+        wanted = used_names(notebook.cells[current].source) - (
+            defined_names(notebook.cells[current].source) if current == index else set()
+        )
+        for name in wanted:
+            for candidate in reversed([i for i in code if i < current]):
+                if name in defines[candidate]:
+                    if candidate not in needed:
+                        needed.add(candidate)
+                        pending.append(candidate)
+                    break
+    return sorted(needed)
+
+
+def writer_of(notebook: Notebook, filename: str) -> int | None:
+    """The last code cell whose source mentions `filename` (where the submission is written)."""
+    hits = [i for i in code_cell_indices(notebook) if filename in notebook.cells[i].source]
+    return hits[-1] if hits else None
+
+
+def _timestamp(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def cell_seconds(executed: Notebook) -> dict[int, float]:
+    """Seconds each executed code cell took (from nbclient's timing metadata)."""
+    seconds: dict[int, float] = {}
+    for index in code_cell_indices(executed):
+        timing = executed.cells[index].get("metadata", {}).get("execution", {})
+        start = _timestamp(timing.get("iopub.execute_input"))
+        end = _timestamp(timing.get("shell.execute_reply"))
+        if start is not None and end is not None:
+            seconds[index] = round((end - start).total_seconds(), 2)
+    return seconds

@@ -1,0 +1,138 @@
+"""An OpenAI-compatible Chat Completions server for tests: real HTTP, scripted answers.
+
+Each POST /v1/chat/completions takes the next step of the script: a reply (content and the
+token usage to report), an HTTP error, or a delay before a step. Requests are recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Answer:
+    content: str
+    prompt_tokens: int = 1000
+    completion_tokens: int = 200
+
+
+@dataclass(frozen=True)
+class Failure:
+    status: int
+    message: str = "scripted failure"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stall:
+    """Sleep before answering with `then` (longer than the client's timeout: a timeout)."""
+
+    seconds: float
+    then: Answer | Failure
+
+
+Step = Answer | Failure | Stall
+
+
+@dataclass
+class ScriptedLLM:
+    steps: list[Step]
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    url: str = ""
+
+    def next_step(self) -> Step:
+        if not self.steps:
+            return Failure(500, "script exhausted")
+        return self.steps.pop(0)
+
+
+def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            # the client may have given up (timeout): that is the point of a Stall
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            request = json.loads(self.rfile.read(length))
+            llm.requests.append(
+                {"path": self.path, "auth": self.headers.get("Authorization"), **request}
+            )
+            step = llm.next_step()
+            if isinstance(step, Stall):
+                time.sleep(step.seconds)
+                step = step.then
+            if isinstance(step, Failure):
+                error = {
+                    "error": {"message": step.message, "type": "scripted", "code": step.status}
+                }
+                self._send(step.status, error, step.headers)
+                return
+            self._send(
+                200,
+                {
+                    "id": f"chatcmpl-{len(llm.requests)}",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": request.get("model", "?"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": step.content},
+                        }
+                    ],
+                    "usage": {
+                        "prompt_tokens": step.prompt_tokens,
+                        "completion_tokens": step.completion_tokens,
+                        "total_tokens": step.prompt_tokens + step.completion_tokens,
+                    },
+                },
+                {},
+            )
+
+    return Handler
+
+
+@contextmanager
+def scripted_llm(*steps: Step) -> Iterator[ScriptedLLM]:
+    llm = ScriptedLLM(list(steps))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(llm))
+    server.daemon_threads = True
+    llm.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield llm
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def fix_reply(cells: dict[int, str], plan: str = "minimal fix") -> str:
+    return json.dumps(
+        {
+            "diagnosis": "scripted",
+            "plan": plan,
+            "cells": [{"index": i, "source": s} for i, s in cells.items()],
+        }
+    )
