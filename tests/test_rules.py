@@ -24,3 +24,15 @@ def test_rule_ids_are_unique_and_every_rule_has_an_example() -> None:
     ids = [rule.id for rule in all_rules()]
     assert len(ids) == len(set(ids))
     assert all(rule.examples for rule in all_rules())
+
+
+def test_published_rule_list_is_current(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from nbmodernizer.cli import main
+
+    assert main(["rules", "--markdown"]) == 0
+    published = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+    assert published.read_text() == capsys.readouterr().out, (
+        "run: nbmod rules --markdown > docs/rules.md"
+    )

@@ -85,6 +85,19 @@ def _modernize(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+def _rules(args: argparse.Namespace) -> int:
+    from nbmodernizer.fixers.rules import all_rules
+    from nbmodernizer.fixers.rules.catalog_doc import markdown
+
+    rules = all_rules()
+    if args.markdown:
+        print(markdown(rules), end="")
+        return 0
+    for rule in rules:
+        print(f"{rule.id:45} {rule.library:12} {rule.changed_in:8} {rule.summary}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -95,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     modernize.add_argument("--out", help="run folder (default ./nbmod-runs/<name>); must be empty")
     modernize.add_argument("--json", action="store_true", help="print report.json on stdout")
     modernize.set_defaults(handler=_modernize)
+    rules = commands.add_parser("rules", help="list the API-drift rules")
+    rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
+    rules.set_defaults(handler=_rules)
     return parser
 
 
