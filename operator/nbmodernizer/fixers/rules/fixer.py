@@ -10,6 +10,7 @@ from nbmodernizer.fixers.rules.cells import import_aliases
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Rule
 from nbmodernizer.notebook import copy_notebook
+from nbmodernizer.status import FixType
 
 # Python 2 rules first: they make cells parseable for the LibCST rules after them.
 KIND_ORDER = (Kind.PYTHON2, Kind.ENVIRONMENT, Kind.API, Kind.SILENT)
@@ -21,8 +22,19 @@ class Activation:
     in_cells: dict[int, tuple[Rule, ...]]  # reactive: a cell's error matches the rule's symptom
 
 
+# Rules that restore a legacy *default* (n_estimators=10, solver='liblinear', ...): the code
+# runs either way, so they are used only when the score deviates.
+SCORE_CALIBRATION_TAG = "score-calibration"
+
+
 def activate(rules: Sequence[Rule], request: FixRequest) -> Activation:
-    everywhere = tuple(rule for rule in rules if rule.gone is not None and rule.gone())
+    calibrating = request.fix_type is FixType.SCORE_CALIBRATION
+    everywhere = tuple(
+        rule
+        for rule in rules
+        if (rule.gone is not None and rule.gone())
+        or (calibrating and SCORE_CALIBRATION_TAG in rule.tags)
+    )
     in_cells: dict[int, tuple[Rule, ...]] = {}
     for error in request.execution.cell_errors:
         matching = tuple(
