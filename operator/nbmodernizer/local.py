@@ -17,39 +17,25 @@ from typing import Any, Protocol
 import pandas as pd
 import yaml
 
+from nbmodernizer.engine import (
+    fix_step,
+    grade_revision,
+    load_notebook,
+    record_result,
+    store_execution,
+)
 from nbmodernizer.execute import ProgressCallback
-from nbmodernizer.fixers import FixerChain, FixRequest, build_chain
+from nbmodernizer.fixers import build_chain
 from nbmodernizer.grade import AnswersError, load_answers
 from nbmodernizer.grade import prewarm as prewarm_grading
-from nbmodernizer.loop import (
-    Action,
-    Attempt,
-    Event,
-    Execute,
-    Executed,
-    Finish,
-    Fixed,
-    LoopState,
-    NotFixed,
-    RequestFix,
-    Unrunnable,
-    start,
-    step,
-)
-from nbmodernizer.notebook import Notebook, NotebookError, cell_changes, parse_notebook, serialise
+from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
+from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.report import render_html
-from nbmodernizer.revision import (
-    execute_runs,
-    grade_runs,
-    representative,
-    result_document,
-    store_result,
-    store_run_output,
-)
+from nbmodernizer.revision import execute_runs
 from nbmodernizer.sources import fetch_dir, fetch_file, read_bytes
 from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
 from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
-from nbmodernizer.store import FIX, NOTEBOOK, LocalStore, StoreError
+from nbmodernizer.store import EXECUTED, NOTEBOOK, LocalStore, StoreError
 from nbmodernizer.summary import build_status
 
 EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2
@@ -135,8 +121,6 @@ class LocalRun:
     progress: Progress
     notes: list[str] = field(default_factory=list)
     started_at: str = field(default_factory=now)
-    sources: dict[int, Notebook] = field(default_factory=dict)
-    executed: dict[int, Notebook] = field(default_factory=dict)
 
     def unrunnable(self, reason: str) -> ModernizationStatus:
         state, _ = start(1)
@@ -172,111 +156,48 @@ class LocalRun:
         spec = self.resource.spec
         original = self.store_original(spec.notebook)
         try:
-            loaded = parse_notebook(original)
+            self.notes.extend(parse_notebook(original).notes)
         except NotebookError as error:
             raise InvalidInputError(f"spec.notebook: {error}") from None
-        self.notes.extend(loaded.notes)
         try:
-            answers = load_answers(
-                fetch_file(spec.score.answers, self.base, scratch / "answers"), spec.score.id_column
-            )
+            answers_file = fetch_file(spec.score.answers, self.base, scratch / "answers")
+            answers = load_answers(answers_file, spec.score.id_column)
         except (AnswersError, FileNotFoundError, StoreError) as error:
             raise InvalidInputError(f"spec.score.answers: {error}") from None
         try:
             inputs = fetch_dir(spec.inputs, self.base, scratch / "input") if spec.inputs else None
         except (FileNotFoundError, StoreError) as error:
             raise InvalidInputError(f"spec.inputs: {error}") from None
-        self.sources[0] = loaded.notebook
         prewarm_grading()
         chain = build_chain(spec)
         state, action = start(spec.fix.max_iterations)
         while not isinstance(action, Finish):
-            event = self.perform(action, state, answers, inputs, chain)
-            state, action = step(state, event)
-            if isinstance(event, Executed):
-                self.after_execution(state)
+            if isinstance(action, Execute):
+                state, action = self.execute(state, action.revision, answers, inputs)
+            else:
+                outcome = fix_step(self.store, state, action, chain, spec, inputs)
+                self.notes.extend(n for n in outcome.notes if n not in self.notes)
+                self.progress.fixed(outcome.record, outcome.notes)
+                state, action = outcome.state, outcome.action
         return self.status(state)
 
-    def perform(
-        self,
-        action: Action,
-        state: LoopState,
-        answers: pd.DataFrame,
-        inputs: Path | None,
-        chain: FixerChain,
-    ) -> Event:
+    def execute(
+        self, state: LoopState, revision: int, answers: pd.DataFrame, inputs: Path | None
+    ) -> tuple[LoopState, Action]:
         assert self.resource is not None
         spec = self.resource.spec
-        if isinstance(action, Execute):
-            self.progress.iteration(action.revision, spec.fix.max_iterations)
-            outputs = execute_runs(
-                self.sources[action.revision],
-                spec,
-                inputs,
-                lambda run: self.progress.cells(action.revision, run),
-            )
-            chosen = representative(outputs)
-            store_run_output(self.store, action.revision, chosen)
-            self.executed[action.revision] = chosen.executed
-            score = grade_runs([o.submission for o in outputs], answers, spec)
-            return Executed(action.revision, chosen.execution, score)
-        assert isinstance(action, RequestFix)
-        return self.fix(action, state, inputs, chain)
-
-    def after_execution(self, state: LoopState) -> None:
-        attempt = state.attempts[-1]
-        document = result_document(attempt.execution, attempt.score, attempt.diagnosis)
-        store_result(self.store, attempt.revision, document)
-        self.progress.executed(attempt)
-
-    def fix(
-        self, action: RequestFix, state: LoopState, inputs: Path | None, chain: FixerChain
-    ) -> Event:
-        assert self.resource is not None
-        attempt = state.attempts[-1]
-        request = FixRequest(
-            notebook=self.sources[action.revision],
-            executed=self.executed[action.revision],
-            execution=attempt.execution,
-            score=attempt.score,
-            diagnosis=attempt.diagnosis,
-            issue=action.issue,
-            fix_type=action.fix_type,
-            spec=self.resource.spec,
-            input_dir=inputs,
-            history=tuple(a.diagnosis for a in state.attempts[:-1]),
-            spent=state.spent,
+        self.progress.iteration(revision, spec.fix.max_iterations)
+        outputs = execute_runs(
+            load_notebook(self.store, revision),
+            spec,
+            inputs,
+            lambda run: self.progress.cells(revision, run),
         )
-        result = chain.propose(request)
-        for note in result.notes:
-            if note not in self.notes:
-                self.notes.append(note)
-        if result.proposal is None or result.fixer is None:
-            self.progress.fixed(None, result.notes)
-            return NotFixed("; ".join(result.notes) or "no fixers configured", result.spent)
-        proposal = result.proposal
-        record = FixRecord(
-            iteration=action.next_revision,
-            issue=action.issue,
-            type=action.fix_type,
-            fixer=result.fixer,
-            summary=proposal.summary,
-            changes=cell_changes(request.notebook, proposal.notebook),
-            input_tokens=result.spent.input_tokens,
-            output_tokens=result.spent.output_tokens,
-            cost_usd=result.spent.usd,
-            requests=result.spent.requests,
-            rejected_replies=result.spent.rejected_replies,
-        )
-        self.store.put(action.next_revision, NOTEBOOK, serialise(proposal.notebook))
-        self.store.put(
-            action.next_revision,
-            FIX,
-            (record.model_dump_json(by_alias=True, indent=2) + "\n").encode(),
-        )
-        self.sources[action.next_revision] = proposal.notebook
-        self.progress.fixed(record, result.notes)
-        return Fixed(record)
+        store_execution(self.store, revision, outputs)
+        execution, score = grade_revision(self.store, revision, answers, spec)
+        state, action = record_result(self.store, state, revision, execution, score)
+        self.progress.executed(state.attempts[-1])
+        return state, action
 
 
 def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> None:
@@ -284,18 +205,17 @@ def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> 
         json.dumps(status.to_wire(), indent=2, sort_keys=False) + "\n", encoding="utf-8"
     )
     best = status.best_revision
-    if best is None or best not in run.executed:
+    if best is None or run.resource is None or not run.store.exists(best, EXECUTED):
         return
-    (out_dir / "final.ipynb").write_bytes(serialise(run.executed[best]))
-    if run.resource is not None and 0 in run.sources:
-        html = render_html(
-            status,
-            run.resource.metadata.name,
-            run.sources[0],
-            run.sources[best],
-            run.resource.spec.score.tolerance,
-        )
-        (out_dir / "report.html").write_text(html, encoding="utf-8")
+    (out_dir / "final.ipynb").write_bytes(run.store.get(best, EXECUTED))
+    html = render_html(
+        status,
+        run.resource.metadata.name,
+        load_notebook(run.store, 0),
+        load_notebook(run.store, best),
+        run.resource.spec.score.tolerance,
+    )
+    (out_dir / "report.html").write_text(html, encoding="utf-8")
 
 
 def modernize_file(

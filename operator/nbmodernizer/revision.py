@@ -1,4 +1,4 @@
-"""One revision's execution and grading, and the records the store keeps of it.
+"""One revision's execution (every run of it) and grading.
 
 Shared by both drivers: the local CLI runs all of it; in the cluster the runner pod executes
 (`execute_runs`) and the operator grades (`grade_runs`), so answers never enter the pod.
@@ -6,7 +6,6 @@ Shared by both drivers: the local CLI runs all of it; in the cluster the runner 
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,10 +15,9 @@ import pandas as pd
 
 from nbmodernizer.execute import ProgressCallback, execute_notebook, prepare_run_folder
 from nbmodernizer.grade import SubmissionError, grade_submission, score_runs
-from nbmodernizer.notebook import Notebook, copy_notebook, serialise
+from nbmodernizer.notebook import Notebook, copy_notebook
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.status import Diagnosis, ExecutionResult, ExecutionStatus, ScoreResult
-from nbmodernizer.store import EXECUTED, RESULT, SUBMISSION, RevisionStore
+from nbmodernizer.status import ExecutionResult, ExecutionStatus, ScoreResult
 
 
 @dataclass(frozen=True)
@@ -51,12 +49,16 @@ def execute_runs(
     return outputs
 
 
-def representative(outputs: list[RunOutput]) -> RunOutput:
+def representative_index(executions: list[ExecutionResult]) -> int:
     """The run that speaks for the revision: the first that went wrong, else the first."""
-    for output in outputs:
-        if output.execution.status is not ExecutionStatus.COMPLETED:
-            return output
-    return outputs[0]
+    for index, execution in enumerate(executions):
+        if execution.status is not ExecutionStatus.COMPLETED:
+            return index
+    return 0
+
+
+def representative(outputs: list[RunOutput]) -> RunOutput:
+    return outputs[representative_index([o.execution for o in outputs])]
 
 
 def grade_runs(
@@ -75,22 +77,3 @@ def grade_runs(
                 failure = str(error)
                 break
     return score_runs(values, failure, spec.score)
-
-
-def result_document(execution: ExecutionResult, score: ScoreResult, diagnosis: Diagnosis) -> bytes:
-    document = {
-        "execution": execution.to_wire(),
-        "score": score.to_wire(),
-        "diagnosis": diagnosis.to_wire(),
-    }
-    return (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
-
-
-def store_run_output(store: RevisionStore, revision: int, output: RunOutput) -> None:
-    store.put(revision, EXECUTED, serialise(output.executed))
-    if output.submission is not None:
-        store.put(revision, SUBMISSION, output.submission)
-
-
-def store_result(store: RevisionStore, revision: int, document: bytes) -> None:
-    store.put(revision, RESULT, document)

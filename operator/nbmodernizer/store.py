@@ -4,8 +4,9 @@ Layout under the store's root (a local folder or an S3 prefix):
 
     revisions/0000/notebook.ipynb   the revision (revision 0: the original, byte-identical)
     revisions/0000/executed.ipynb   the notebook after execution
+    revisions/0000/execution.json   every run's execution facts (errors, duration, versions)
+    revisions/0000/submission.csv   what the notebook wrote, when it did (-N.csv: run N)
     revisions/0000/result.json      execution, score and diagnosis
-    revisions/0000/submission.csv   what the notebook wrote, when it did
     revisions/0001/fix.json         how revision 1 was made from revision 0
     ...
 
@@ -22,9 +23,15 @@ from urllib.parse import urlparse
 
 NOTEBOOK = "notebook.ipynb"
 EXECUTED = "executed.ipynb"
+EXECUTION = "execution.json"
 RESULT = "result.json"
 SUBMISSION = "submission.csv"
 FIX = "fix.json"
+
+
+def submission_name(run: int) -> str:
+    """Run 0's submission is `submission.csv`; further runs (score.runs > 1) are numbered."""
+    return SUBMISSION if run == 0 else f"submission-{run}.csv"
 
 
 class RevisionExistsError(Exception):

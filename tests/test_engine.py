@@ -1,0 +1,118 @@
+"""The store is the loop's only memory: replaying it gives back the state and next action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nbmodernizer.engine import fix_step, grade_revision, record_result, replay, store_execution
+from nbmodernizer.fixers import FixerChain, FixRequest
+from nbmodernizer.fixers.base import FixAttempt, FixProposal
+from nbmodernizer.loop import Execute, Finish, RequestFix, start
+from nbmodernizer.notebook import copy_notebook, serialise
+from nbmodernizer.revision import RunOutput
+from nbmodernizer.spec import ModernizationSpec
+from nbmodernizer.status import CostSummary, FixType, Issue, Outcome
+from nbmodernizer.store import NOTEBOOK, LocalStore, RevisionExistsError
+from tests.factories import ran
+from tests.notebooks import notebook
+
+SPEC = ModernizationSpec.model_validate(
+    {"notebook": "n.ipynb", "score": {"metric": "accuracy", "target": 1.0, "answers": "a.csv"}}
+)
+ANSWERS = pd.DataFrame({"id": [1, 2], "y": [1, 0]})
+GOOD = b"id,y\n1,1\n2,0\n"
+
+
+class ChangeOneCell:
+    name = "scripted"
+
+    def propose(self, request: FixRequest) -> FixAttempt:
+        changed = copy_notebook(request.notebook)
+        changed.cells[1].source = "fixed = True"
+        return FixAttempt(FixProposal(changed, "set fixed"), CostSummary(usd=0.25, requests=1))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> LocalStore:
+    store = LocalStore(tmp_path / "run")
+    store.put(0, NOTEBOOK, serialise(notebook("broken = 1 / 0")))
+    return store
+
+
+def test_a_run_can_stop_anywhere_and_resume_from_the_store(store: LocalStore) -> None:
+    state, action = start(4)
+    assert replay(store, 4)[1] == Execute(0)
+    # revision 0 fails: the executor stores its run, the grader its result
+    nb = notebook("broken = 1 / 0")
+    store_execution(store, 0, [RunOutput(nb, ran((1, "ZeroDivisionError")), None)])
+    assert replay(store, 4)[1] == Execute(0)  # executed but not graded yet: grade again
+    execution, score = grade_revision(store, 0, ANSWERS, SPEC)
+    assert score.reason == "the notebook did not write submission.csv"
+    state, action = record_result(store, state, 0, execution, score)
+    assert isinstance(action, RequestFix)
+    assert replay(store, 4) == (state, action)
+    # the fixer makes revision 1
+    outcome = fix_step(store, state, action, FixerChain([ChangeOneCell()]), SPEC, None)
+    assert outcome.action == Execute(1) and outcome.record is not None
+    assert replay(store, 4) == (outcome.state, outcome.action)
+    # revision 1 reproduces
+    store_execution(store, 1, [RunOutput(nb, ran(), GOOD)])
+    execution, score = grade_revision(store, 1, ANSWERS, SPEC)
+    state, action = record_result(store, outcome.state, 1, execution, score)
+    assert isinstance(action, Finish) and action.outcome is Outcome.ERROR_FREE_REPRODUCIBLE
+    replayed_state, replayed_action = replay(store, 4)
+    assert replayed_action == action
+    assert replayed_state.spent == CostSummary(usd=0.25, requests=1)
+    assert [a.fix.fixer if a.fix else None for a in replayed_state.attempts] == [None, "scripted"]
+
+
+def test_repeating_a_step_after_a_restart_is_harmless_but_changing_history_is_refused(
+    store: LocalStore,
+) -> None:
+    nb = notebook("x = 1")
+    outputs = [RunOutput(nb, ran(), GOOD)]
+    store_execution(store, 0, outputs)
+    store_execution(store, 0, outputs)  # the same bytes again: a no-op
+    with pytest.raises(RevisionExistsError):
+        store_execution(store, 0, [RunOutput(nb, ran((1, "E")), GOOD)])
+
+
+def test_several_runs_are_graded_together(store: LocalStore) -> None:
+    spec = SPEC.model_copy(update={"score": SPEC.score.model_copy(update={"runs": 3})})
+    nb = notebook("x = 1")
+    half = b"id,y\n1,1\n2,1\n"
+    store_execution(store, 0, [RunOutput(nb, ran(), s) for s in (GOOD, GOOD, half)])
+    assert sorted(p.name for p in (store.root / "revisions" / "0000").iterdir()) == [
+        "executed.ipynb",
+        "execution.json",
+        "notebook.ipynb",
+        "submission-1.csv",
+        "submission-2.csv",
+        "submission.csv",
+    ]
+    _, score = grade_revision(store, 0, ANSWERS, spec)
+    assert score.values == [1.0, 1.0, 0.5]
+
+
+def test_a_fix_that_changes_nothing_ends_the_loop_and_keeps_its_cost(store: LocalStore) -> None:
+    class Spender:
+        name = "spender"
+
+        def propose(self, request: FixRequest) -> FixAttempt:
+            return FixAttempt(
+                None, CostSummary(usd=0.1, requests=2, rejected_replies=2), "rejected"
+            )
+
+    state, _ = start(4)
+    store_execution(store, 0, [RunOutput(notebook("x"), ran((1, "NameError")), None)])
+    execution, score = grade_revision(store, 0, ANSWERS, SPEC)
+    state, action = record_result(store, state, 0, execution, score)
+    assert isinstance(action, RequestFix) and action.fix_type is FixType.ERROR_REPAIR
+    outcome = fix_step(store, state, action, FixerChain([Spender()]), SPEC, None)
+    assert isinstance(outcome.action, Finish)
+    assert outcome.action.reason == "no fixer changed the notebook: spender: rejected"
+    assert outcome.state.spent == CostSummary(usd=0.1, requests=2, rejected_replies=2)
+    assert outcome.state.attempts[-1].diagnosis.issue is Issue.ERROR
