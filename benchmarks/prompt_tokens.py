@@ -18,7 +18,13 @@ from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.llm.prompt import approximate_tokens, build_prompt
 from nbmodernizer.grade import load_answers
 from nbmodernizer.notebook import parse_notebook
-from nbmodernizer.revision import execute_runs, grade_runs, representative
+from nbmodernizer.revision import (
+    RunPlan,
+    execute_runs,
+    grade_runs,
+    representative,
+    scratch_folders,
+)
 from nbmodernizer.spec import load_spec_file
 from nbmodernizer.status import FixType, Issue
 
@@ -31,7 +37,7 @@ def request_for(spec_path: Path) -> FixRequest:
     base = spec_path.parent
     notebook = parse_notebook((base / spec.notebook).read_bytes()).notebook
     inputs = base / spec.inputs if spec.inputs else None
-    outputs = execute_runs(notebook, spec, inputs)
+    outputs = execute_runs(notebook, RunPlan.of(spec), scratch_folders(inputs))
     chosen = representative(outputs)
     score = grade_runs(
         [o.submission for o in outputs], load_answers(base / spec.score.answers, "id"), spec

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from nbmodernizer import runner
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
 from nbmodernizer.loop import Attempt
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list the API-drift rules")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.set_defaults(handler=_rules)
+    runner.add_parser(commands)
     return parser
 
 

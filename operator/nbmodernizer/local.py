@@ -31,7 +31,7 @@ from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
 from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.report import render_html
-from nbmodernizer.revision import execute_runs
+from nbmodernizer.revision import RunPlan, execute_runs, scratch_folders
 from nbmodernizer.sources import fetch_dir, fetch_file, read_bytes
 from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
 from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
@@ -189,8 +189,8 @@ class LocalRun:
         self.progress.iteration(revision, spec.fix.max_iterations)
         outputs = execute_runs(
             load_notebook(self.store, revision),
-            spec,
-            inputs,
+            RunPlan.of(spec),
+            scratch_folders(inputs),
             lambda run: self.progress.cells(revision, run),
         )
         store_execution(self.store, revision, outputs)

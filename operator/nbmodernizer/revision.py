@@ -7,13 +7,19 @@ Shared by both drivers: the local CLI runs all of it; in the cluster the runner 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from nbmodernizer.execute import ProgressCallback, execute_notebook, prepare_run_folder
+from nbmodernizer.execute import (
+    ProgressCallback,
+    RunFolder,
+    execute_notebook,
+    prepare_run_folder,
+)
 from nbmodernizer.grade import SubmissionError, grade_submission, score_runs
 from nbmodernizer.notebook import Notebook, copy_notebook
 from nbmodernizer.spec import ModernizationSpec
@@ -27,21 +33,46 @@ class RunOutput:
     submission: bytes | None
 
 
+# Each run gets a folder with an empty working directory; the context cleans up after it.
+FolderFactory = Callable[[], AbstractContextManager[RunFolder]]
+
+
+def scratch_folders(inputs: Path | None) -> FolderFactory:
+    """A fresh temporary `RUN/working` + `RUN/input` link per run (the local CLI)."""
+
+    @contextmanager
+    def folder() -> Iterator[RunFolder]:
+        with tempfile.TemporaryDirectory(prefix="nbmod-run-") as scratch:
+            yield prepare_run_folder(Path(scratch) / "run", inputs)
+
+    return folder
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    timeout_seconds: float
+    runs: int
+    submission: str
+
+    @staticmethod
+    def of(spec: ModernizationSpec) -> RunPlan:
+        return RunPlan(spec.execution.timeout_seconds, spec.score.runs, spec.score.submission)
+
+
 def execute_runs(
     notebook: Notebook,
-    spec: ModernizationSpec,
-    inputs: Path | None,
+    plan: RunPlan,
+    folders: FolderFactory,
     progress: Callable[[int], ProgressCallback | None] | None = None,
 ) -> list[RunOutput]:
-    """Execute the revision `spec.score.runs` times, each in a fresh folder; stop at a bad run."""
+    """Execute the revision `plan.runs` times, each in a fresh folder; stop at a bad run."""
     outputs: list[RunOutput] = []
-    for run in range(spec.score.runs):
-        with tempfile.TemporaryDirectory(prefix="nbmod-run-") as scratch:
-            folder = prepare_run_folder(Path(scratch) / "run", inputs)
+    for run in range(plan.runs):
+        with folders() as folder:
             executed = copy_notebook(notebook)
             on_cell = progress(run) if progress is not None else None
-            execution = execute_notebook(executed, folder, spec.execution.timeout_seconds, on_cell)
-            written = folder.working / spec.score.submission
+            execution = execute_notebook(executed, folder, plan.timeout_seconds, on_cell)
+            written = folder.working / plan.submission
             submission = written.read_bytes() if written.is_file() else None
         outputs.append(RunOutput(executed, execution, submission))
         if execution.status is not ExecutionStatus.COMPLETED:

@@ -1,0 +1,72 @@
+"""`nbmod run-iteration`, the Job's command, as a real process against the S3 test server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nbmodernizer.notebook import serialise
+from nbmodernizer.runner import parse_revision
+from nbmodernizer.store import S3Store
+from tests.notebooks import PREDICT, READ, WRITE, notebook
+from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+
+pytestmark = pytest.mark.kernel
+
+
+def run_iteration(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "nbmodernizer.cli", "run-iteration", *args]
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=120, env=dict(os.environ), check=False
+    )
+
+
+def test_parse_revision_uri() -> None:
+    ref = parse_revision("s3://bucket/runs/ns/name/revisions/0003/")
+    assert isinstance(ref.store, S3Store) and ref.revision == 3
+    assert ref.store.uri == "s3://bucket/runs/ns/name"
+    with pytest.raises(ValueError, match="must end in /revisions/<number>/"):
+        parse_revision("s3://bucket/runs/ns/name/")
+
+
+def test_executes_a_stored_revision_with_inputs_from_s3(
+    s3_bucket: S3Bucket, tmp_path: Path
+) -> None:
+    store = S3Store(s3_bucket.uri("runs/default/tiny"))
+    store.put(2, "notebook.ipynb", serialise(notebook(READ, PREDICT, "1/0", WRITE)))
+    s3_bucket.put("inputs/tiny/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
+    kaggle = tmp_path / "kaggle"
+    (kaggle / "working").mkdir(parents=True)
+    (kaggle / "working" / "stale.txt").write_text("from an earlier run")
+    done = run_iteration(
+        "--revision", store.uri_of(2, "").rstrip("/") + "/",
+        "--inputs", s3_bucket.uri("inputs/tiny/"),
+        "--input-dir", str(kaggle / "input"),
+        "--working-dir", str(kaggle / "working"),
+        "--timeout-seconds", "60",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "revision 2: completed, 1 cell error(s)" in done.stdout
+    keys = s3_bucket.keys()
+    prefix = "runs/default/tiny/revisions/0002/"
+    assert {prefix + n for n in ("executed.ipynb", "execution.json", "submission.csv")} <= set(keys)
+    runs = json.loads(s3_bucket.read(prefix + "execution.json"))["runs"]
+    assert len(runs) == 1 and runs[0]["cellErrors"][0]["ename"] == "ZeroDivisionError"
+    assert s3_bucket.read(prefix + "submission.csv") == b"id,y\n1,1\n2,0\n"
+    assert not (kaggle / "working" / "stale.txt").exists()
+    assert not any(k.endswith("result.json") for k in keys)  # grading is the operator's
+
+
+def test_missing_revision_is_an_infrastructure_failure(s3_bucket: S3Bucket, tmp_path: Path) -> None:
+    done = run_iteration(
+        "--revision", s3_bucket.uri("runs/x/revisions/0000/"),
+        "--working-dir", str(tmp_path / "w"), "--input-dir", str(tmp_path / "i"),
+        "--timeout-seconds", "5",
+    )  # fmt: skip
+    assert done.returncode == 3
+    assert "nbmod run-iteration:" in done.stderr and "revisions/0000/notebook.ipynb" in done.stderr
