@@ -99,6 +99,24 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _push(args: argparse.Namespace) -> int:
+    from nbmodernizer.push import PushError, push, render
+    from nbmodernizer.spec import SpecError
+    from nbmodernizer.store import RevisionExistsError, StoreError
+
+    try:
+        document = push(Path(args.spec), args.to)
+    except (PushError, SpecError, StoreError, RevisionExistsError, ValueError) as error:
+        print(f"nbmod push: {error}", file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    text = render(document)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -113,6 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.set_defaults(handler=_rules)
     runner.add_parser(commands)
+    pusher = commands.add_parser(
+        "push", help="upload a local spec's files to S3 and print the spec for kubectl apply"
+    )
+    pusher.add_argument("spec")
+    pusher.add_argument("--to", required=True, help="s3://bucket/prefix")
+    pusher.add_argument("-o", "--output", help="write the spec here instead of stdout")
+    pusher.set_defaults(handler=_push)
     return parser
 
 

@@ -131,24 +131,7 @@ class S3Store:
         return f"s3://{self.bucket}/{self._key(revision, name)}"
 
     def put(self, revision: int, name: str, data: bytes) -> str:
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        key = self._key(revision, name)
-        try:
-            self.client.put_object(Bucket=self.bucket, Key=key, Body=data, IfNoneMatch="*")
-        except BotoCoreError as error:
-            raise StoreError(
-                f"cannot reach S3 for {self.uri_of(revision, name)}: {error}"
-            ) from None
-        except ClientError as error:
-            code = error.response.get("Error", {}).get("Code", "")
-            if code not in ("PreconditionFailed", "412", "ConditionalRequestConflict"):
-                raise StoreError(f"cannot write {self.uri_of(revision, name)}: {error}") from None
-            if self.get(revision, name) != data:
-                raise RevisionExistsError(
-                    f"{self.uri_of(revision, name)} exists with other content"
-                ) from None
-        return self.uri_of(revision, name)
+        return write_s3_once(self.client, self.bucket, self._key(revision, name), data)
 
     def get(self, revision: int, name: str) -> bytes:
         return read_s3(self.client, self.bucket, self._key(revision, name))
@@ -183,6 +166,25 @@ class S3Store:
         except (BotoCoreError, ClientError) as error:
             raise StoreError(f"cannot list s3://{self.bucket}/{root}: {error}") from None
         return sorted(found)
+
+
+def write_s3_once(client: Any, bucket: str, key: str, data: bytes) -> str:
+    """Write an object that must never change: the same bytes again are a no-op, other bytes
+    raise RevisionExistsError. Returns its s3:// URI."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    uri = f"s3://{bucket}/{key}"
+    try:
+        client.put_object(Bucket=bucket, Key=key, Body=data, IfNoneMatch="*")
+    except BotoCoreError as error:
+        raise StoreError(f"cannot reach S3 for {uri}: {error}") from None
+    except ClientError as error:
+        code = error.response.get("Error", {}).get("Code", "")
+        if code not in ("PreconditionFailed", "412", "ConditionalRequestConflict"):
+            raise StoreError(f"cannot write {uri}: {error}") from None
+        if read_s3(client, bucket, key) != data:
+            raise RevisionExistsError(f"{uri} exists with other content") from None
+    return uri
 
 
 def read_s3(client: Any, bucket: str, key: str) -> bytes:
