@@ -4,28 +4,40 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from nbmodernizer.fixers.base import Fixer, FixerChain
+from nbmodernizer.fixers.llm.client import RequestObserver
 from nbmodernizer.spec import ModernizationSpec
 
+
+@dataclass(frozen=True)
+class FixerEnvironment:
+    """What the driver knows beyond the spec: the LLM key (the operator reads it from a
+    Secret; the CLI from OPENAI_API_KEY) and who wants to hear about each LLM request."""
+
+    api_key: str | None = None
+    observe_request: RequestObserver | None = None
+
+
 # A factory makes its fixer (or None when it cannot be used here) and says why, if need be.
-FixerFactory = Callable[[ModernizationSpec], tuple[Fixer | None, list[str]]]
+FixerFactory = Callable[[ModernizationSpec, FixerEnvironment], tuple[Fixer | None, list[str]]]
 
 
-def _rules(_spec: ModernizationSpec) -> tuple[Fixer | None, list[str]]:
+def _rules(_spec: ModernizationSpec, _env: FixerEnvironment) -> tuple[Fixer | None, list[str]]:
     from nbmodernizer.fixers.rules import RulesFixer, all_rules
 
     return RulesFixer(all_rules()), []
 
 
-def _llm(spec: ModernizationSpec) -> tuple[Fixer | None, list[str]]:
+def _llm(spec: ModernizationSpec, env: FixerEnvironment) -> tuple[Fixer | None, list[str]]:
     from nbmodernizer.fixers.llm import LLMFixer
     from nbmodernizer.fixers.llm.client import ChatClient
     from nbmodernizer.fixers.llm.prices import prices_for
 
     llm = spec.fix.llm
     base_url = llm.base_url or os.environ.get("OPENAI_BASE_URL") or None
-    api_key = os.environ.get("OPENAI_API_KEY") or None
+    api_key = env.api_key or os.environ.get("OPENAI_API_KEY") or None
     if base_url is None and api_key is None:
         return None, [
             "llm: skipped, no endpoint configured "
@@ -35,18 +47,18 @@ def _llm(spec: ModernizationSpec) -> tuple[Fixer | None, list[str]]:
         return None, ["llm: skipped, fix.llm.model is not set"]
     prices = prices_for(llm)
     notes = [] if prices is not None else [f"llm: no price known for {llm.model}; cost not counted"]
-    client = ChatClient(llm, base_url, api_key)
+    client = ChatClient(llm, base_url, api_key, observe=env.observe_request)
     return LLMFixer(llm, client, prices, spec.fix.budget_usd), notes
 
 
 FACTORIES: dict[str, FixerFactory] = {"rules": _rules, "llm": _llm}
 
 
-def build_chain(spec: ModernizationSpec) -> FixerChain:
+def build_chain(spec: ModernizationSpec, env: FixerEnvironment | None = None) -> FixerChain:
     fixers: list[Fixer] = []
     notes: list[str] = []
     for name in spec.fix.fixers:
-        fixer, said = FACTORIES[name](spec)
+        fixer, said = FACTORIES[name](spec, env or FixerEnvironment())
         notes.extend(said)
         if fixer is not None:
             fixers.append(fixer)

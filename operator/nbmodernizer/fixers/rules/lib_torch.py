@@ -2,6 +2,213 @@
 
 from __future__ import annotations
 
-from nbmodernizer.fixers.rules.model import Rule
+import functools
+import importlib.util
 
-RULES: tuple[Rule, ...] = ()
+import libcst as cst
+
+from nbmodernizer.fixers.rules.cells import qualified
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.cst_tools import cst_rewrite
+from nbmodernizer.fixers.rules.dl_transforms import (
+    TorchLinalg,
+    ZeroDimDataIndex,
+    keyword_arg,
+    new_arg,
+    with_args,
+)
+from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+
+
+@functools.cache
+def _removed(function: str) -> bool:
+    """Whether `torch.<function>` is gone: absent, or a stub that raises "is now removed"."""
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    stub = getattr(torch, function, None)
+    if stub is None:
+        return True
+    one = torch.ones(1, 1)
+    try:
+        stub(one, one) if function in {"solve", "lstsq"} else stub(one)
+    except RuntimeError as error:
+        return "removed" in str(error)
+    return False
+
+
+class _WeightsOnlyFalse(cst.CSTTransformer):
+    """`torch.load(path)` -> `torch.load(path, weights_only=False)`."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.aliases = context.aliases
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if qualified(original_node.func, self.aliases) != "torch.load":
+            return updated_node
+        if keyword_arg(updated_node, "weights_only") is not None or any(
+            arg.star == "**" for arg in updated_node.args
+        ):
+            return updated_node
+        return with_args(updated_node, [*updated_node.args, new_arg("weights_only", "False")])
+
+
+_A = "import torch\nA = torch.tensor([[2.0, 1.0], [1.0, 3.0]])\nB = torch.tensor([[1.0], [2.0]])\n"
+
+RULES = (
+    Rule(
+        id="torch.zero-dim-data-index",
+        library="torch",
+        changed_in="0.4",
+        summary="`loss.data[0]` (a 1-element tensor in PyTorch 0.3, a 0-dim one since) -> "
+        "`loss.item()`, also `loss.data.cpu().numpy()[0]`; only in cells that failed on it, "
+        "since `x.data[0]` is also the first row of a batch",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda _context: ZeroDimDataIndex()),
+        symptoms=(
+            Symptom("IndexError", r"invalid index of a 0-dim tensor"),
+            Symptom("IndexError", r"too many indices for array: array is 0-dimensional"),
+        ),
+        gone=None,
+        examples=(
+            Example(
+                before="import torch\nx = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+                "loss = (x ** 2).sum()\nrunning = 0.0\nrunning += loss.data[0]\n"
+                "mean = x.mean().data.cpu().numpy()[0]\n",
+                after="import torch\nx = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+                "loss = (x ** 2).sum()\nrunning = 0.0\nrunning += loss.item()\n"
+                "mean = x.mean().item()\n",
+                error="IndexError",
+                check="running == 14.0 and mean == 2.0 and isinstance(running, float)",
+            ),
+        ),
+    ),
+    Rule(
+        id="torch.load-weights-only",
+        library="torch",
+        changed_in="2.6",
+        summary="`torch.load(path)` of a pickled model or of numpy objects -> "
+        "`torch.load(path, weights_only=False)`, the old default; only in cells that failed "
+        "on it, and only safe for checkpoints you trust (unpickling can run code)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_WeightsOnlyFalse),
+        symptoms=(Symptom("UnpicklingError", r"Weights only load failed"),),
+        gone=None,
+        examples=(
+            Example(
+                before="import torch\ntorch.manual_seed(0)\nnet = torch.nn.Linear(2, 1)\n"
+                "torch.save(net, 'model.pt')\nrestored = torch.load('model.pt')\n",
+                after="import torch\ntorch.manual_seed(0)\nnet = torch.nn.Linear(2, 1)\n"
+                "torch.save(net, 'model.pt')\nrestored = torch.load('model.pt', weights_only=False)\n",
+                error="UnpicklingError",
+                check="isinstance(restored, torch.nn.Linear) "
+                "and torch.equal(restored.weight, net.weight)",
+            ),
+        ),
+    ),
+    Rule(
+        id="torch.solve",
+        library="torch",
+        changed_in="1.13",
+        summary="`torch.solve(B, A)[0]` / `.solution` / `X, _ = torch.solve(B, A)` -> "
+        "`torch.linalg.solve(A, B)` (arguments swapped; the LU factor is no longer returned, "
+        "so forms that use it are left alone)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda context: TorchLinalg(context, "solve")),
+        symptoms=(Symptom("RuntimeError", r"`torch\.solve` is deprecated in favor of"),),
+        gone=lambda: _removed("solve"),
+        examples=(
+            Example(
+                before=_A + "X, _ = torch.solve(B, A)\nX2 = torch.solve(2 * B, A)[0]\n"
+                "X3 = torch.solve(B, A).solution\n",
+                after=_A + "X = torch.linalg.solve(A, B)\nX2 = torch.linalg.solve(A, 2 * B)\n"
+                "X3 = torch.linalg.solve(A, B)\n",
+                error="RuntimeError",
+                # 2 * 0.2 + 0.6 = 1 and 0.2 + 3 * 0.6 = 2: the solution of A X = B
+                check="torch.allclose(X, torch.tensor([[0.2], [0.6]])) "
+                "and torch.allclose(X2, 2 * X) and torch.equal(X3, X)",
+            ),
+        ),
+    ),
+    Rule(
+        id="torch.symeig",
+        library="torch",
+        changed_in="1.13",
+        summary="`torch.symeig(A, eigenvectors=True)` -> `torch.linalg.eigh(A, UPLO='U')`; "
+        "eigenvalues only (`[0]`, `e, _ =`) -> `torch.linalg.eigvalsh(A, UPLO='U')` "
+        "(symeig read the upper triangle by default, linalg the lower)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda context: TorchLinalg(context, "symeig")),
+        symptoms=(Symptom("RuntimeError", r"torch\.symeig\("),),
+        gone=lambda: _removed("symeig"),
+        examples=(
+            Example(
+                # only the upper triangle counts: the 100 below the diagonal must be ignored
+                before="import torch\nA = torch.tensor([[2.0, 1.0], [100.0, 3.0]])\n"
+                "values, vectors = torch.symeig(A, eigenvectors=True)\n"
+                "only, _ = torch.symeig(A)\nlower = torch.symeig(A.T, upper=False)[0]\n",
+                after="import torch\nA = torch.tensor([[2.0, 1.0], [100.0, 3.0]])\n"
+                "values, vectors = torch.linalg.eigh(A, UPLO='U')\n"
+                "only = torch.linalg.eigvalsh(A, UPLO='U')\n"
+                "lower = torch.linalg.eigvalsh(A.T, UPLO='L')\n",
+                error="RuntimeError",
+                check="torch.allclose(values, torch.tensor([(5 - 5 ** 0.5) / 2, (5 + 5 ** 0.5) / 2])) "
+                "and torch.allclose(only, values) and torch.allclose(lower, values) "
+                "and torch.allclose(torch.triu(A) + torch.triu(A, 1).T, "
+                "vectors @ torch.diag(values) @ vectors.T, atol=1e-5)",
+            ),
+        ),
+    ),
+    Rule(
+        id="torch.eig",
+        library="torch",
+        changed_in="1.13",
+        summary="eigenvalues of `torch.eig(A)` (`[0]`, `e, _ =`) -> "
+        "`torch.view_as_real(torch.linalg.eigvals(A))`: the same (n, 2) real/imaginary "
+        "table; `eigenvectors=True` forms are left alone",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda context: TorchLinalg(context, "eig")),
+        symptoms=(Symptom("RuntimeError", r"torch\.eig\("),),
+        gone=lambda: _removed("eig"),
+        examples=(
+            Example(
+                before="import torch\nrotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]])\n"
+                "e, _ = torch.eig(rotation)\n"
+                "d = torch.eig(torch.diag(torch.tensor([2.0, 3.0])))[0]\n",
+                after="import torch\nrotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]])\n"
+                "e = torch.view_as_real(torch.linalg.eigvals(rotation))\n"
+                "d = torch.view_as_real(torch.linalg.eigvals(torch.diag(torch.tensor([2.0, 3.0]))))\n",
+                error="RuntimeError",
+                check="e.tolist() == [[0.0, 1.0], [0.0, -1.0]] and d.tolist() == [[2.0, 0.0], [3.0, 0.0]] "
+                "and e.dtype == torch.float32",
+            ),
+        ),
+    ),
+    Rule(
+        id="torch.matrix-rank",
+        library="torch",
+        changed_in="1.13",
+        summary="`torch.matrix_rank(A, tol, symmetric)` -> "
+        "`torch.linalg.matrix_rank(A, atol=tol, hermitian=symmetric)` (same default "
+        "tolerance: largest singular value x max(m, n) x eps)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda context: TorchLinalg(context, "matrix_rank")),
+        symptoms=(Symptom("RuntimeError", r"torch\.linalg\.matrix_rank"),),
+        gone=lambda: _removed("matrix_rank"),
+        examples=(
+            Example(
+                before="import torch\nM = torch.tensor([[1.0, 2.0], [2.0, 4.0]])\n"
+                "ranks = [torch.matrix_rank(M), torch.matrix_rank(M, 6.0), "
+                "torch.matrix_rank(torch.eye(3), symmetric=True)]\n",
+                after="import torch\nM = torch.tensor([[1.0, 2.0], [2.0, 4.0]])\n"
+                "ranks = [torch.linalg.matrix_rank(M), torch.linalg.matrix_rank(M, atol=6.0), "
+                "torch.linalg.matrix_rank(torch.eye(3), hermitian=True)]\n",
+                error="RuntimeError",
+                # singular values of M: 5 and 0
+                check="[int(r) for r in ranks] == [1, 0, 3]",
+            ),
+        ),
+    ),
+)
