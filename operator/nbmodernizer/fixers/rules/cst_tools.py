@@ -102,10 +102,10 @@ class _AttributeReplacer(cst.CSTTransformer):
         if name not in self.targets:
             return updated_node
         replacement = self.targets[name]
-        local = dotted_name(original_node) or name
-        local_head, resolved_head = local.split(".")[0], name.split(".")[0]
-        if local_head != resolved_head:  # keep the notebook's alias: np.NaN -> np.nan
-            replacement = re.sub(rf"\b{re.escape(resolved_head)}\.", f"{local_head}.", replacement)
+        local_head = (dotted_name(original_node) or name).split(".")[0]
+        bound = self.aliases.get(local_head, local_head)  # `np` -> numpy, `Image` -> PIL.Image
+        if bound != local_head:  # keep the notebook's names: np.NaN -> np.nan
+            replacement = re.sub(rf"(?<![\w.]){re.escape(bound)}\.", f"{local_head}.", replacement)
         return expression(replacement).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
