@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from nbmodernizer import runner
+from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
 from nbmodernizer.loop import Attempt
@@ -117,6 +118,19 @@ def _push(args: argparse.Namespace) -> int:
     return 0
 
 
+def _operator(args: argparse.Namespace) -> int:
+    from nbmodernizer.cluster.controller import run
+    from nbmodernizer.cluster.settings import SettingsError, from_arguments
+
+    try:
+        settings = from_arguments(args)
+    except SettingsError as error:
+        print(f"nbmod operator: {error}", file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    run(settings)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -138,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     pusher.add_argument("--to", required=True, help="s3://bucket/prefix")
     pusher.add_argument("-o", "--output", help="write the spec here instead of stdout")
     pusher.set_defaults(handler=_push)
+    operator = commands.add_parser(
+        "operator", help="run the Kubernetes operator (kopf) for NotebookModernization resources"
+    )
+    add_operator_arguments(operator)
+    operator.set_defaults(handler=_operator)
     return parser
 
 

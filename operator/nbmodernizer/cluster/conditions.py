@@ -1,0 +1,85 @@
+"""Status conditions, per the Kubernetes API conventions: `phase` is for people, conditions
+are for machines (`kubectl wait --for=condition=Reproduced`).
+
+| type           | True when                                   | reasons                         |
+|----------------|---------------------------------------------|---------------------------------|
+| Progressing    | the loop is still going                     | the phase; Finished when done   |
+| Reproduced     | it finished and the score reproduces        | the outcome; NotFinished        |
+| SpecAccepted   | the spec is valid and unchanged since start | Accepted, InvalidSpec,          |
+|                |                                             | SpecChangedAfterStart           |
+| StoreAvailable | the revision store answered last time       | Available, StoreUnavailable     |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbmodernizer.status import Outcome, Phase
+
+FINAL = (Phase.SUCCEEDED, Phase.FAILED)
+
+
+def _condition(
+    kind: str, status: bool | None, reason: str, message: str, generation: int | None
+) -> dict[str, Any]:
+    value = "Unknown" if status is None else ("True" if status else "False")
+    condition: dict[str, Any] = {
+        "type": kind,
+        "status": value,
+        "reason": reason,
+        "message": message,
+    }
+    if generation is not None:
+        condition["observedGeneration"] = generation
+    return condition
+
+
+def conditions_for(
+    phase: Phase,
+    outcome: Outcome | None,
+    message: str,
+    previous: list[dict[str, Any]],
+    generation: int | None,
+    now: str,
+    store_error: str | None = None,
+    spec_error: str | None = None,
+) -> list[dict[str, Any]]:
+    finished = phase in FINAL
+    fresh = [
+        _condition(
+            "Progressing",
+            not finished,
+            "Finished" if finished else phase.value,
+            message,
+            generation,
+        ),
+        _condition(
+            "Reproduced",
+            (outcome is not None and outcome.reproducible) if finished else None,
+            outcome.value if finished and outcome else "NotFinished",
+            message if finished else "",
+            generation,
+        ),
+        _condition(
+            "StoreAvailable",
+            store_error is None,
+            "StoreUnavailable" if store_error else "Available",
+            store_error or "",
+            generation,
+        ),
+    ]
+    before = {c.get("type"): c for c in previous}
+    kept_spec = before.get("SpecAccepted")
+    if spec_error is not None:
+        fresh.append(_condition("SpecAccepted", False, "InvalidSpec", spec_error, generation))
+    elif kept_spec is not None and kept_spec.get("reason") == "SpecChangedAfterStart":
+        fresh.append(dict(kept_spec))
+    else:
+        fresh.append(_condition("SpecAccepted", True, "Accepted", "", generation))
+    for condition in fresh:
+        old = before.get(condition["type"])
+        same = old is not None and old.get("status") == condition["status"]
+        condition["lastTransitionTime"] = (
+            old.get("lastTransitionTime", now) if same and old is not None else now
+        )
+    return fresh

@@ -1,0 +1,150 @@
+"""The kopf wiring, kept thin: events of NotebookModernizations and of runner Jobs put the
+modernization's key on a work queue; workers call `Reconciler.reconcile` for it in a thread
+(grading takes a second, an LLM fix may take minutes), never two at once for one key.
+
+    nbmod operator --s3-bucket revisions [-n team-a -n team-b | -A]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import kopf
+from prometheus_client import start_http_server
+
+from nbmodernizer import metrics
+from nbmodernizer.cluster.jobs import LABEL_MANAGED_BY, LABEL_MODERNIZATION
+from nbmodernizer.cluster.kube import PLURAL, Kube
+from nbmodernizer.cluster.reconcile import Capacity, Reconciler, job_key, job_state
+from nbmodernizer.cluster.settings import OperatorSettings
+from nbmodernizer.spec import API_GROUP, API_VERSION
+from nbmodernizer.status import Phase
+
+log = logging.getLogger("nbmodernizer.operator")
+MANAGED_BY = "nbmodernizer-operator"  # the value build_job gives LABEL_MANAGED_BY
+
+
+class WorkQueue:
+    """Keys to reconcile: deduplicated, one worker per key at a time, delayed retries."""
+
+    def __init__(self, handle: Callable[[str], float | None], workers: int) -> None:
+        self.handle = handle
+        self.workers = workers
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.waiting: set[str] = set()
+        self.busy: set[str] = set()
+        self.again: set[str] = set()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def add(self, key: str) -> None:
+        if key in self.busy:
+            self.again.add(key)
+        elif key not in self.waiting:
+            self.waiting.add(key)
+            self.queue.put_nowait(key)
+
+    def add_later(self, key: str, seconds: float) -> None:
+        asyncio.get_running_loop().call_later(seconds, self.add, key)
+
+    def start(self) -> None:
+        self.tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    async def _work(self) -> None:
+        while True:
+            key = await self.queue.get()
+            self.waiting.discard(key)
+            self.busy.add(key)
+            try:
+                after = await asyncio.to_thread(self.handle, key)
+            except Exception:  # one modernization's failure must not stop the others
+                log.exception("reconciling %s failed; retrying", key)
+                after = 30.0
+            finally:
+                self.busy.discard(key)
+            if key in self.again:
+                self.again.discard(key)
+                self.add(key)
+            elif after is not None:
+                self.add_later(key, after)
+
+
+class Operator:
+    """What the handlers share: the reconciler and its queue."""
+
+    def __init__(self, settings: OperatorSettings, kube: Kube | None = None) -> None:
+        self.settings = settings
+        self.capacity = Capacity(settings.max_concurrent_jobs)
+        self.reconciler = Reconciler(kube or Kube(), settings, self.capacity)
+        self.queue: WorkQueue | None = None
+
+    def handle(self, key: str) -> float | None:
+        namespace, name = key.split("/", 1)
+        return self.reconciler.reconcile(namespace, name).after
+
+    def enqueue(self, namespace: str, name: str) -> None:
+        if self.queue is not None:
+            self.queue.add(job_key(namespace, name))
+
+    def wake_queued(self) -> None:
+        """A Job finished: modernizations waiting for capacity may go now."""
+        for key, phase in list(self.reconciler.phases.items()):
+            if phase is Phase.QUEUED and self.queue is not None:
+                self.queue.add(key)
+
+
+def build_registry(operator: Operator) -> kopf.OperatorRegistry:
+    registry = kopf.OperatorRegistry()
+
+    @kopf.on.startup(registry=registry)
+    async def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
+        settings.posting.level = logging.WARNING
+        settings.watching.server_timeout = 300
+        if operator.settings.metrics_port:
+            start_http_server(operator.settings.metrics_port, registry=metrics.REGISTRY)
+        operator.queue = WorkQueue(operator.handle, operator.settings.workers)
+        operator.queue.start()
+
+    @kopf.on.cleanup(registry=registry)
+    async def cleanup(**_: Any) -> None:
+        if operator.queue is not None:
+            await operator.queue.stop()
+
+    @kopf.on.event(API_GROUP, API_VERSION, PLURAL, registry=registry)
+    def modernization_event(body: kopf.Body, **_: Any) -> None:
+        operator.enqueue(body.metadata.namespace or "", body.metadata.name or "")
+
+    @kopf.on.event("batch", "v1", "jobs", labels={LABEL_MANAGED_BY: MANAGED_BY}, registry=registry)
+    def job_event(body: kopf.Body, event: kopf.RawEvent, **_: Any) -> None:
+        namespace = body.metadata.namespace or ""
+        key = job_key(namespace, body.metadata.name or "")
+        state, _reason = job_state(dict(body))
+        finished = event.get("type") == "DELETED" or state in ("succeeded", "failed")
+        operator.capacity.mark(key, running=not finished)
+        owner = body.metadata.labels.get(LABEL_MODERNIZATION)
+        if owner and state != "running":
+            operator.enqueue(namespace, owner)
+        if finished:
+            operator.wake_queued()
+
+    return registry
+
+
+def run(settings: OperatorSettings) -> None:
+    operator = Operator(settings)
+    registry = build_registry(operator)
+    liveness = f"http://0.0.0.0:{settings.health_port}/healthz" if settings.health_port else None
+    kopf.run(
+        registry=registry,
+        standalone=True,
+        clusterwide=not settings.namespaces,
+        namespaces=list(settings.namespaces),
+        liveness_endpoint=liveness,
+    )

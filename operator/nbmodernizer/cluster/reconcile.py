@@ -1,0 +1,635 @@
+"""Reconcile one NotebookModernization: read the resource, its revision store and the Job of
+the current iteration, take every step the loop allows now, and write the status.
+
+Nothing is remembered between calls but what the store and the cluster hold, so a call can
+be repeated, or made by a restarted operator, at any point: Job names are deterministic
+(creation is idempotent), revision files are written once, and `engine.replay` rebuilds the
+loop from the store. Grading and fixing happen here, in the operator: the runner pod never
+sees the answers or the LLM key, and no GPU waits on an LLM.
+
+The spec is frozen when a modernization starts (kept as revision 0's `spec.json`): a later
+change is not applied to the running loop; the `SpecAccepted` condition turns False with
+reason `SpecChangedAfterStart` and a Warning event says so. Delete and re-create the resource
+to run the changed spec.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from nbmodernizer import metrics
+from nbmodernizer.cluster.conditions import conditions_for
+from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
+from nbmodernizer.cluster.kube import Kube, KubeError, Paths
+from nbmodernizer.cluster.settings import OperatorSettings
+from nbmodernizer.engine import (
+    fix_step,
+    grade_revision,
+    has_execution,
+    record_result,
+    replay,
+)
+from nbmodernizer.fixers import FixerChain, build_chain
+from nbmodernizer.fixers.registry import FixerEnvironment
+from nbmodernizer.grade import AnswersError, load_answers, score_runs
+from nbmodernizer.loop import Action, Execute, Finish, LoopState, Unrunnable, start, step
+from nbmodernizer.notebook import NotebookError, parse_notebook
+from nbmodernizer.sources import fetch_file, is_s3, read_bytes
+from nbmodernizer.spec import (
+    ModernizationSpec,
+    NotebookModernization,
+    SpecError,
+    parse_modernization,
+)
+from nbmodernizer.status import (
+    ExecutionResult,
+    ExecutionStatus,
+    ModernizationStatus,
+    Outcome,
+    Phase,
+)
+from nbmodernizer.store import NOTEBOOK, RevisionStore, S3Store, StoreError
+from nbmodernizer.summary import build_status
+
+FINALIZER = "nbmodernizer.dev/cleanup"
+SPEC_SNAPSHOT = "spec.json"
+QUEUED_RETRY_SECONDS = 5.0
+FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class Requeue:
+    """When to reconcile again without an event (None: wait for one)."""
+
+    after: float | None = None
+
+
+class InvalidResourceError(Exception):
+    """The resource cannot run; the message names the field."""
+
+
+class Capacity:
+    """The operator-wide cap on runner Jobs that have not finished."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.active: set[str] = set()
+        self.lock = threading.Lock()
+
+    def reserve(self, key: str) -> bool:
+        with self.lock:
+            if key in self.active:
+                return True
+            if len(self.active) >= self.limit:
+                return False
+            self.active.add(key)
+            metrics.JOBS_RUNNING.set(len(self.active))
+            return True
+
+    def mark(self, key: str, running: bool) -> None:
+        with self.lock:
+            if running:
+                self.active.add(key)
+            else:
+                self.active.discard(key)
+            metrics.JOBS_RUNNING.set(len(self.active))
+
+
+def job_key(namespace: str, name: str) -> str:
+    return f"{namespace}/{name}"
+
+
+def job_state(job: dict[str, Any]) -> tuple[str, str]:
+    """('running' | 'suspended' | 'succeeded' | 'failed', reason)."""
+    status = job.get("status") or {}
+    for condition in status.get("conditions") or []:
+        if condition.get("status") != "True":
+            continue
+        if condition.get("type") in ("Complete", "SuccessCriteriaMet"):
+            return "succeeded", condition.get("reason") or "Complete"
+        if condition.get("type") in ("Failed", "FailureTarget"):
+            return "failed", condition.get("reason") or "Failed"
+    if status.get("succeeded"):
+        return "succeeded", "Complete"
+    if status.get("failed"):
+        return "failed", "Failed"
+    if (job.get("spec") or {}).get("suspend"):
+        return "suspended", "Suspended"
+    return "running", ""
+
+
+def infrastructure_result(state: str, reason: str, deadline: float) -> ExecutionResult:
+    """What a Job that finished without stored results tells about the execution."""
+    if reason == "DeadlineExceeded":
+        return ExecutionResult(
+            status=ExecutionStatus.TIMEOUT,
+            duration_seconds=deadline,
+            failure="the Job exceeded its deadline (activeDeadlineSeconds) and was stopped",
+        )
+    if state == "succeeded":
+        failure = "the Job succeeded but stored no execution result"
+    else:
+        failure = f"the Job failed ({reason}): the runner exited non-zero; see its pod's log"
+    return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)
+
+
+EventSink = Callable[[dict[str, Any], str, str, str], None]  # (object, type, reason, message)
+StoreFactory = Callable[[str], RevisionStore]
+ChainFactory = Callable[[ModernizationSpec, FixerEnvironment], FixerChain]
+
+
+class Reconciler:
+    def __init__(
+        self,
+        kube: Kube,
+        settings: OperatorSettings,
+        capacity: Capacity | None = None,
+        store_factory: StoreFactory = S3Store,
+        chain_factory: ChainFactory = build_chain,
+    ) -> None:
+        self.kube = kube
+        self.settings = settings
+        self.jobs = settings.jobs()
+        self.capacity = capacity or Capacity(settings.max_concurrent_jobs)
+        self.store_factory = store_factory
+        self.chain_factory = chain_factory
+        self.store_failures: dict[str, int] = {}
+        self.phases: dict[str, Phase] = {}
+        self.lock = threading.Lock()
+
+    # -- entry point ------------------------------------------------------------------------
+
+    def reconcile(self, namespace: str, name: str) -> Requeue:
+        obj = self.kube.get(Paths.resource(namespace, name))
+        if obj is None:
+            self._forget(namespace, name)
+            return Requeue()
+        if obj["metadata"].get("deletionTimestamp"):
+            self.finalize(obj)
+            return Requeue()
+        status = obj.get("status") or {}
+        if status.get("phase") in FINAL_PHASES:
+            self._note_spec_change(obj)
+            self._remember(obj, Phase(status["phase"]))
+            return Requeue()
+        try:
+            resource = self._parse(obj)
+        except InvalidResourceError as error:
+            self._finish_unrunnable(obj, str(error), spec_error=str(error))
+            return Requeue()
+        self._ensure_finalizer(obj)
+        key = job_key(namespace, name)
+        try:
+            requeue = self._advance(obj, resource)
+        except InvalidResourceError as error:  # e.g. the answers vanished mid-run
+            self._finish_unrunnable(obj, str(error))
+            return Requeue()
+        except StoreError as error:
+            return self._store_unavailable(obj, key, str(error))
+        self.store_failures.pop(key, None)
+        return requeue
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def _advance(self, obj: dict[str, Any], resource: NotebookModernization) -> Requeue:
+        meta = obj["metadata"]
+        namespace, name = meta["namespace"], meta["name"]
+        store = self.store_factory(revision_prefix(self.jobs, namespace, name))
+        spec = self._frozen_spec(store, obj, resource)
+        self._keep_original(store, spec)
+        state, action = replay(store, spec.fix.max_iterations)
+        notes: list[str] = list((obj.get("status") or {}).get("notes") or [])
+        while True:
+            if isinstance(action, Finish):
+                self._finish(obj, spec, store, state, notes)
+                return Requeue()
+            if isinstance(action, Execute):
+                advanced = self._execute(obj, resource, spec, store, state, action.revision, notes)
+                if isinstance(advanced, Requeue):
+                    return advanced
+                state, action = advanced
+                continue
+            self._write(obj, spec, store, state, Phase.FIXING, notes)
+            outcome = fix_step(store, state, action, self._chain(obj, spec), spec, None)
+            metrics.observe_fix(outcome.record, spec.fix.fixers, action.fix_type.value)
+            if spec.fix.llm.model and outcome.state.spent != state.spent:
+                spent = outcome.state.spent
+                before = state.spent
+                metrics.observe_llm_usage(
+                    spec.fix.llm.model,
+                    spent.input_tokens - before.input_tokens,
+                    spent.output_tokens - before.output_tokens,
+                    spent.usd - before.usd,
+                )
+            notes.extend(n for n in outcome.notes if n not in notes)
+            self._fix_event(obj, action.revision, outcome.record, outcome.notes)
+            state, action = outcome.state, outcome.action
+
+    def _execute(
+        self,
+        obj: dict[str, Any],
+        resource: NotebookModernization,
+        spec: ModernizationSpec,
+        store: RevisionStore,
+        state: LoopState,
+        revision: int,
+        notes: list[str],
+    ) -> tuple[LoopState, Action] | Requeue:
+        meta = obj["metadata"]
+        namespace = meta["namespace"]
+        job = job_name(meta["name"], revision)
+        key = job_key(namespace, job)
+        if has_execution(store, revision):
+            execution, score = grade_revision(store, revision, self._answers(spec), spec)
+            self.capacity.mark(key, running=False)
+            return self._record(obj, store, state, revision, execution, score)
+        found = self.kube.get(Paths.jobs(namespace, job))
+        if found is None:
+            if not self.capacity.reserve(key):
+                self._write(obj, spec, store, state, Phase.QUEUED, notes, iteration=revision)
+                return Requeue(QUEUED_RETRY_SECONDS)
+            manifest = build_job(resource, revision, self.jobs)
+            _, created = self.kube.create(Paths.jobs(namespace), manifest)
+            if created:
+                self._event(
+                    obj, "Normal", "IterationStarted", f"Job {job} executes revision {revision}"
+                )
+            self._write(obj, spec, store, state, Phase.RUNNING, notes, iteration=revision)
+            return Requeue()
+        phase, reason = job_state(found)
+        if phase in ("running", "suspended"):
+            self.capacity.mark(key, running=True)
+            current = Phase.QUEUED if phase == "suspended" else Phase.RUNNING
+            self._write(obj, spec, store, state, current, notes, iteration=revision)
+            return Requeue()
+        if has_execution(store, revision):  # stored between our two reads
+            return self._execute(obj, resource, spec, store, state, revision, notes)
+        self.capacity.mark(key, running=False)
+        deadline = float((found.get("spec") or {}).get("activeDeadlineSeconds") or 0)
+        execution = infrastructure_result(phase, reason, deadline)
+        score = score_runs([], execution.failure, spec.score)
+        return self._record(obj, store, state, revision, execution, score)
+
+    def _record(
+        self,
+        obj: dict[str, Any],
+        store: RevisionStore,
+        state: LoopState,
+        revision: int,
+        execution: ExecutionResult,
+        score: Any,
+    ) -> tuple[LoopState, Action]:
+        state, action = record_result(store, state, revision, execution, score)
+        attempt = state.attempts[-1]
+        metrics.observe_attempt(attempt)
+        value = f"{score.value:.6g}" if score.value is not None else "no score"
+        message = (
+            f"revision {revision}: {attempt.diagnosis.issue.value} ({value}) "
+            f"{attempt.diagnosis.detail}"
+        ).strip()
+        kind = "Normal" if attempt.diagnosis.outcome.reproducible else "Warning"
+        self._event(obj, kind, "IterationFinished", message)
+        return state, action
+
+    # -- inputs of a run ----------------------------------------------------------------------
+
+    def _parse(self, obj: dict[str, Any]) -> NotebookModernization:
+        try:
+            resource = parse_modernization(obj, "resource")
+        except SpecError as error:
+            raise InvalidResourceError("; ".join(error.problems)) from None
+        spec = resource.spec
+        for field, ref in (
+            ("spec.notebook", spec.notebook),
+            ("spec.score.answers", spec.score.answers),
+        ):
+            if not is_s3(ref):
+                raise InvalidResourceError(
+                    f"{field}: in a cluster it must be an s3:// URI: {ref!r}"
+                )
+        if spec.inputs and not is_s3(spec.inputs) and spec.execution.inputs_volume_claim is None:
+            raise InvalidResourceError(
+                f"spec.inputs: in a cluster it must be an s3:// URI (or use "
+                f"execution.inputsVolumeClaim): {spec.inputs!r}"
+            )
+        return resource
+
+    def _frozen_spec(
+        self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
+    ) -> ModernizationSpec:
+        if store.exists(0, SPEC_SNAPSHOT):
+            snapshot = json.loads(store.get(0, SPEC_SNAPSHOT))
+            return ModernizationSpec.model_validate(snapshot["spec"])
+        document = {
+            "generation": obj["metadata"].get("generation"),
+            "spec": resource.spec.to_wire(),
+        }
+        store.put(
+            0, SPEC_SNAPSHOT, (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
+        )
+        return resource.spec
+
+    def _keep_original(self, store: RevisionStore, spec: ModernizationSpec) -> None:
+        if not store.exists(0, NOTEBOOK):
+            try:
+                original = read_bytes(spec.notebook, Path("/"))
+            except FileNotFoundError:
+                raise InvalidResourceError(f"spec.notebook: not found: {spec.notebook}") from None
+            store.put(0, NOTEBOOK, original)
+            try:
+                parse_notebook(original)
+            except NotebookError as error:
+                raise InvalidResourceError(f"spec.notebook: {error}") from None
+            self._answers(spec)  # fail before any Job when the answers cannot be used
+
+    def _answers(self, spec: ModernizationSpec) -> Any:
+        with tempfile.TemporaryDirectory(prefix="nbmod-answers-") as scratch:
+            try:
+                path = fetch_file(spec.score.answers, Path("/"), Path(scratch))
+                return load_answers(path, spec.score.id_column)
+            except FileNotFoundError:
+                raise InvalidResourceError(
+                    f"spec.score.answers: not found: {spec.score.answers}"
+                ) from None
+            except AnswersError as error:
+                raise InvalidResourceError(f"spec.score.answers: {error}") from None
+
+    def _chain(self, obj: dict[str, Any], spec: ModernizationSpec) -> FixerChain:
+        key: str | None = None
+        secret_ref = spec.fix.llm.api_key_secret
+        if secret_ref is not None:
+            secret = self.kube.get(Paths.secret(obj["metadata"]["namespace"], secret_ref.name))
+            data = (secret or {}).get("data") or {}
+            if secret_ref.key in data:
+                key = base64.b64decode(data[secret_ref.key]).decode().strip()
+        environment = FixerEnvironment(api_key=key, observe_request=metrics.observe_llm_request)
+        return self.chain_factory(spec, environment)
+
+    # -- status -----------------------------------------------------------------------------
+
+    def _status(
+        self,
+        obj: dict[str, Any],
+        spec: ModernizationSpec | None,
+        store: RevisionStore | None,
+        state: LoopState,
+        phase: Phase,
+        notes: list[str],
+        iteration: int | None = None,
+        spec_error: str | None = None,
+    ) -> dict[str, Any]:
+        previous = obj.get("status") or {}
+        finished = phase.value in FINAL_PHASES
+        status: ModernizationStatus = build_status(
+            state,
+            spec.score if spec else None,
+            (lambda revision: store.uri_of(revision)) if store else (lambda _r: ""),
+            phase,
+            started_at=previous.get("startedAt") or now(),
+            completed_at=now() if finished else None,
+            notes=notes,
+        )
+        wire = status.to_wire()
+        if iteration is not None:
+            wire["iteration"] = iteration
+        generation = obj["metadata"].get("generation")
+        wire["observedGeneration"] = previous.get("observedGeneration", generation)
+        wire["conditions"] = conditions_for(
+            phase,
+            status.outcome,
+            status.message,
+            previous.get("conditions") or [],
+            generation,
+            now(),
+            spec_error=spec_error,
+        )
+        return wire
+
+    def _write(
+        self,
+        obj: dict[str, Any],
+        spec: ModernizationSpec | None,
+        store: RevisionStore | None,
+        state: LoopState,
+        phase: Phase,
+        notes: list[str],
+        iteration: int | None = None,
+        spec_error: str | None = None,
+    ) -> None:
+        wire = self._status(obj, spec, store, state, phase, notes, iteration, spec_error)
+        meta = obj["metadata"]
+        try:
+            updated = self.kube.merge_patch(
+                Paths.resource(meta["namespace"], meta["name"]) + "/status", {"status": wire}
+            )
+        except KubeError as error:
+            if error.status == 404:
+                return
+            raise
+        obj["status"] = updated.get("status", wire)
+        self._remember(obj, phase)
+
+    def _finish(
+        self,
+        obj: dict[str, Any],
+        spec: ModernizationSpec,
+        store: RevisionStore,
+        state: LoopState,
+        notes: list[str],
+    ) -> None:
+        assert state.finish is not None
+        outcome = state.finish.outcome
+        phase = Phase.FAILED if outcome is Outcome.FAILED else Phase.SUCCEEDED
+        self._write(obj, spec, store, state, phase, notes)
+        metrics.observe_finish(state)
+        kind = "Normal" if outcome.reproducible else "Warning"
+        self._event(obj, kind, "Finished", f"{outcome.value}: {state.finish.reason}")
+
+    def _finish_unrunnable(
+        self, obj: dict[str, Any], reason: str, spec_error: str | None = None
+    ) -> None:
+        state, _ = start(1)
+        state, _ = step(state, Unrunnable(reason))
+        self._write(obj, None, None, state, Phase.FAILED, [], spec_error=spec_error)
+        metrics.observe_finish(state)
+        self._event(obj, "Warning", "Failed", reason)
+
+    def _store_unavailable(self, obj: dict[str, Any], key: str, error: str) -> Requeue:
+        failures = self.store_failures.get(key, 0) + 1
+        self.store_failures[key] = failures
+        message = f"S3 unreachable ({failures}/{self.settings.store_retries}): {error}"
+        if failures >= self.settings.store_retries:
+            self.store_failures.pop(key, None)
+            self._finish_unrunnable(obj, f"the revision store stayed unreachable: {error}")
+            return Requeue()
+        meta = obj["metadata"]
+        previous = obj.get("status") or {}
+        patch = {
+            "status": {
+                "phase": previous.get("phase") or Phase.PENDING.value,
+                "lastError": message,
+                "conditions": conditions_for(
+                    Phase(previous.get("phase") or Phase.PENDING.value),
+                    None,
+                    message,
+                    previous.get("conditions") or [],
+                    meta.get("generation"),
+                    now(),
+                    store_error=message,
+                ),
+            }
+        }
+        self.kube.merge_patch(Paths.resource(meta["namespace"], meta["name"]) + "/status", patch)
+        self._event(obj, "Warning", "StoreUnavailable", message)
+        return Requeue(self.settings.retry_seconds)
+
+    def _note_spec_change(self, obj: dict[str, Any]) -> None:
+        """Finished or running resources whose spec changed: say so once, change nothing."""
+        meta = obj["metadata"]
+        status = obj.get("status") or {}
+        observed, generation = status.get("observedGeneration"), meta.get("generation")
+        if observed is None or generation is None or observed == generation:
+            return
+        conditions = status.get("conditions") or []
+        if any(c.get("reason") == "SpecChangedAfterStart" for c in conditions):
+            return
+        message = (
+            f"the spec changed (generation {generation}) after the modernization started with "
+            f"generation {observed}; the change is not applied: delete and re-create to run it"
+        )
+        changed = [c for c in conditions if c.get("type") != "SpecAccepted"] + [
+            {
+                "type": "SpecAccepted",
+                "status": "False",
+                "reason": "SpecChangedAfterStart",
+                "message": message,
+                "lastTransitionTime": now(),
+                "observedGeneration": generation,
+            }
+        ]
+        path = Paths.resource(meta["namespace"], meta["name"]) + "/status"
+        self.kube.merge_patch(path, {"status": {"conditions": changed}})
+        self._event(obj, "Warning", "SpecChangedAfterStart", message)
+
+    # -- finalizer and deletion ---------------------------------------------------------------
+
+    def _ensure_finalizer(self, obj: dict[str, Any]) -> None:
+        meta = obj["metadata"]
+        finalizers = list(meta.get("finalizers") or [])
+        if FINALIZER in finalizers:
+            return
+        path = Paths.resource(meta["namespace"], meta["name"])
+        updated = self.kube.merge_patch(
+            path, {"metadata": {"finalizers": [*finalizers, FINALIZER]}}
+        )
+        obj["metadata"] = updated.get("metadata", meta)
+
+    def finalize(self, obj: dict[str, Any]) -> None:
+        """Stop the resource's Jobs; delete its revisions if its retention says so."""
+        meta = obj["metadata"]
+        namespace, name = meta["namespace"], meta["name"]
+        selector = f"nbmodernizer.dev/modernization={name}"
+        for job in self.kube.list(Paths.jobs(namespace), selector):
+            self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
+            self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
+        retention = ((obj.get("spec") or {}).get("revisions") or {}).get("retention", "Keep")
+        if retention == "Delete":
+            delete_prefix(revision_prefix(self.jobs, namespace, name))
+        finalizers = [f for f in meta.get("finalizers") or [] if f != FINALIZER]
+        if len(finalizers) != len(meta.get("finalizers") or []):
+            try:
+                self.kube.merge_patch(
+                    Paths.resource(namespace, name),
+                    {"metadata": {"finalizers": finalizers or None}},
+                )
+            except KubeError as error:
+                if error.status != 404:
+                    raise
+        self._forget(namespace, name)
+
+    # -- events and bookkeeping -------------------------------------------------------------
+
+    def _event(self, obj: dict[str, Any], kind: str, reason: str, message: str) -> None:
+        meta = obj["metadata"]
+        stamp = now()
+        event = {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {
+                "name": f"{meta['name']}.{uuid.uuid4().hex[:16]}",
+                "namespace": meta["namespace"],
+            },
+            "involvedObject": {
+                "apiVersion": obj.get("apiVersion"),
+                "kind": obj.get("kind"),
+                "name": meta["name"],
+                "namespace": meta["namespace"],
+                "uid": meta.get("uid"),
+            },
+            "type": kind,
+            "reason": reason,
+            "message": message[:1024],
+            "source": {"component": "nbmodernizer-operator"},
+            "firstTimestamp": stamp,
+            "lastTimestamp": stamp,
+            "count": 1,
+        }
+        with contextlib.suppress(KubeError):  # events are best effort: never block the loop
+            self.kube.create(Paths.events(meta["namespace"]), event)
+
+    def _fix_event(self, obj: dict[str, Any], revision: int, record: Any, notes: list[str]) -> None:
+        if record is None:
+            self._event(obj, "Warning", "NotFixed", f"revision {revision}: {'; '.join(notes)}")
+        else:
+            self._event(
+                obj,
+                "Normal",
+                "Fixed",
+                f"revision {record.iteration}: {record.type.value} by {record.fixer}: "
+                f"{record.summary}",
+            )
+
+    def _remember(self, obj: dict[str, Any], phase: Phase) -> None:
+        meta = obj["metadata"]
+        with self.lock:
+            self.phases[job_key(meta["namespace"], meta["name"])] = phase
+        self._publish_phases()
+
+    def _forget(self, namespace: str, name: str) -> None:
+        with self.lock:
+            self.phases.pop(job_key(namespace, name), None)
+        self._publish_phases()
+
+    def _publish_phases(self) -> None:
+        with self.lock:
+            counts: dict[Phase, int] = {}
+            for known in self.phases.values():
+                counts[known] = counts.get(known, 0) + 1
+        metrics.set_phases(counts)
+
+
+def delete_prefix(uri: str) -> None:
+    """Delete every object under an s3:// prefix (retention: Delete)."""
+    from nbmodernizer.store import parse_s3_uri, s3_client
+
+    bucket, prefix = parse_s3_uri(uri)
+    client = s3_client()
+    paginator = client.get_paginator("list_objects_v2")
+    for page in paginator.paginate(Bucket=bucket, Prefix=prefix.rstrip("/") + "/"):
+        keys = [{"Key": item["Key"]} for item in page.get("Contents", [])]
+        if keys:
+            client.delete_objects(Bucket=bucket, Delete={"Objects": keys})

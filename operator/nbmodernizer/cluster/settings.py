@@ -1,0 +1,125 @@
+"""The operator's settings: flags first, then NBMOD_* environment variables, then defaults.
+
+| flag                    | environment                   | default                          |
+|-------------------------|-------------------------------|----------------------------------|
+| --namespace NS (repeat) | NBMOD_NAMESPACES (comma list) | all namespaces                   |
+| --s3-bucket             | NBMOD_S3_BUCKET               | (required)                       |
+| --s3-prefix             | NBMOD_S3_PREFIX               | nbmodernizer                     |
+| --s3-endpoint           | AWS_ENDPOINT_URL_S3           | AWS S3                           |
+| --s3-secret             | NBMOD_S3_SECRET               | nbmodernizer-s3 (for the pods)   |
+| --runner-image          | NBMOD_RUNNER_IMAGE            | ghcr.io/nbmodernizer/runner:0.1.0|
+| --max-concurrent-jobs   | NBMOD_MAX_CONCURRENT_JOBS     | 20                               |
+| --metrics-port          | NBMOD_METRICS_PORT            | 9090 (0: off)                    |
+| --health-port           | NBMOD_HEALTH_PORT             | 8080 (kopf's liveness endpoint)  |
+| --workers               | NBMOD_WORKERS                 | 8 (modernizations handled at once)|
+| --store-retries         | NBMOD_STORE_RETRIES           | 5 (S3 failures before Failed)    |
+| --retry-seconds         | NBMOD_RETRY_SECONDS           | 30                               |
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+
+from nbmodernizer.cluster.jobs import JobSettings
+
+DEFAULT_RUNNER_IMAGE = "ghcr.io/nbmodernizer/runner:0.1.0"
+
+
+@dataclass(frozen=True)
+class OperatorSettings:
+    s3_bucket: str
+    s3_prefix: str = "nbmodernizer"
+    s3_endpoint: str | None = None
+    s3_secret: str | None = "nbmodernizer-s3"
+    runner_image: str = DEFAULT_RUNNER_IMAGE
+    namespaces: tuple[str, ...] = ()  # empty: every namespace
+    max_concurrent_jobs: int = 20
+    metrics_port: int = 9090
+    health_port: int = 8080
+    workers: int = 8
+    store_retries: int = 5
+    retry_seconds: float = 30.0
+
+    def jobs(self) -> JobSettings:
+        return JobSettings(
+            runner_image=self.runner_image,
+            s3_bucket=self.s3_bucket,
+            s3_credentials_secret=self.s3_secret,
+            s3_prefix=self.s3_prefix,
+            s3_endpoint_url=self.s3_endpoint,
+        )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-n", "--namespace", action="append", dest="namespaces", default=None)
+    parser.add_argument("-A", "--all-namespaces", action="store_true")
+    parser.add_argument("--s3-bucket")
+    parser.add_argument("--s3-prefix")
+    parser.add_argument("--s3-endpoint")
+    parser.add_argument("--s3-secret")
+    parser.add_argument("--runner-image")
+    parser.add_argument("--max-concurrent-jobs", type=int)
+    parser.add_argument("--metrics-port", type=int)
+    parser.add_argument("--health-port", type=int)
+    parser.add_argument("--workers", type=int)
+    parser.add_argument("--store-retries", type=int)
+    parser.add_argument("--retry-seconds", type=float)
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message names the flag and variable."""
+
+
+def _pick(flag: object, variable: str, default: str | None = None) -> str | None:
+    if flag is not None:
+        return str(flag)
+    return os.environ.get(variable) or default
+
+
+def _number(flag: object, variable: str, default: float, name: str) -> float:
+    value = _pick(flag, variable)
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise SettingsError(f"{name} / {variable}: not a number: {value!r}") from None
+
+
+def from_arguments(args: argparse.Namespace) -> OperatorSettings:
+    bucket = _pick(args.s3_bucket, "NBMOD_S3_BUCKET")
+    if not bucket:
+        raise SettingsError("--s3-bucket / NBMOD_S3_BUCKET: required (where revisions live)")
+    if args.all_namespaces:
+        namespaces: tuple[str, ...] = ()
+    elif args.namespaces:
+        namespaces = tuple(args.namespaces)
+    else:
+        listed = os.environ.get("NBMOD_NAMESPACES", "")
+        namespaces = tuple(n.strip() for n in listed.split(",") if n.strip())
+    secret = _pick(args.s3_secret, "NBMOD_S3_SECRET", "nbmodernizer-s3")
+    settings = OperatorSettings(
+        s3_bucket=bucket,
+        s3_prefix=_pick(args.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or "",
+        s3_endpoint=_pick(args.s3_endpoint, "AWS_ENDPOINT_URL_S3"),
+        s3_secret=secret or None,
+        runner_image=_pick(args.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
+        or DEFAULT_RUNNER_IMAGE,
+        namespaces=namespaces,
+        max_concurrent_jobs=int(
+            _number(
+                args.max_concurrent_jobs, "NBMOD_MAX_CONCURRENT_JOBS", 20, "--max-concurrent-jobs"
+            )
+        ),
+        metrics_port=int(_number(args.metrics_port, "NBMOD_METRICS_PORT", 9090, "--metrics-port")),
+        health_port=int(_number(args.health_port, "NBMOD_HEALTH_PORT", 8080, "--health-port")),
+        workers=int(_number(args.workers, "NBMOD_WORKERS", 8, "--workers")),
+        store_retries=int(_number(args.store_retries, "NBMOD_STORE_RETRIES", 5, "--store-retries")),
+        retry_seconds=_number(args.retry_seconds, "NBMOD_RETRY_SECONDS", 30.0, "--retry-seconds"),
+    )
+    if settings.max_concurrent_jobs < 1 or settings.workers < 1:
+        raise SettingsError("--max-concurrent-jobs and --workers must be at least 1")
+    settings.jobs()  # validates bucket and prefix
+    return settings
