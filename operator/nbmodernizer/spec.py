@@ -6,12 +6,24 @@ Field names on the wire are camelCase (Kubernetes style); Python attributes are 
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 API_GROUP = "nbmodernizer.dev"
@@ -60,8 +72,215 @@ class ScoreSpec(CamelModel):
     p_value: float = Field(default=0.05, gt=0.0, lt=1.0)
 
 
+# --- Kubernetes value syntax, checked here so a bad spec fails before any Job is created. ---
+
+DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
+"""A Kubernetes object name (DNS-1123 subdomain, at most 253 characters)."""
+
+LABEL_VALUE = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
+"""A label value (at most 63 characters, may be empty)."""
+
+QUALIFIED_NAME = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$"
+)
+"""A label key, taint key or resource name: `[prefix/]name`, e.g. `nvidia.com/gpu`."""
+
+QUANTITY = (
+    r"^\+?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))"
+    r"(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
+)
+"""A non-negative Kubernetes quantity: `2`, `500m`, `1.5`, `16Gi`, `1e3`."""
+
+_QUANTITY_RE = re.compile(QUANTITY)
+_QUALIFIED_NAME_RE = re.compile(QUALIFIED_NAME)
+_BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
+_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+
+
+def _check_quantity(value: object) -> object:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError("a quantity is an integer or a string such as '500m', '2' or '16Gi'")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError("a quantity cannot be negative")
+    elif not _QUANTITY_RE.match(value):
+        raise ValueError(f"{value!r} is not a quantity such as '500m', '2' or '16Gi'")
+    return value
+
+
+def quantity_value(quantity: int | str) -> Decimal:
+    """The number a (valid) quantity stands for: `500m` -> 0.5, `1Gi` -> 1073741824."""
+    if isinstance(quantity, int):
+        return Decimal(quantity)
+    text = quantity.lstrip("+")
+    for suffix, power in _BINARY.items():
+        if text.endswith(suffix):
+            return Decimal(text[: -len(suffix)]) * (1 << (10 * power))
+    try:
+        if text and text[-1] in _DECIMAL:
+            return Decimal(text[:-1]).scaleb(_DECIMAL[text[-1]])
+        return Decimal(text)  # a plain number or the exponent form: 1e3, 1.5E-3
+    except InvalidOperation:
+        raise ValueError(f"{quantity!r} is not a quantity") from None
+
+
+Quantity = Annotated[
+    int | str,
+    BeforeValidator(_check_quantity),
+    # The schema Kubernetes tooling (controller-gen) writes for resource.Quantity.
+    WithJsonSchema(
+        {
+            "anyOf": [{"type": "integer"}, {"type": "string"}],
+            "pattern": QUANTITY,
+            "x-kubernetes-int-or-string": True,
+        }
+    ),
+]
+LabelValue = Annotated[str, StringConstraints(max_length=63, pattern=LABEL_VALUE)]
+ObjectName = Annotated[str, StringConstraints(min_length=1, max_length=253, pattern=DNS_SUBDOMAIN)]
+
+
+def _check_qualified_names(names: dict[str, Any], what: str) -> None:
+    for name in names:
+        if len(name) > 316 or not _QUALIFIED_NAME_RE.match(name):
+            raise ValueError(f"{name!r} is not a valid {what} (`[prefix/]name`)")
+
+
+class ResourceRequirements(CamelModel):
+    """Kubernetes compute resources of the runner container (cluster only)."""
+
+    requests: dict[str, Quantity] = Field(
+        default_factory=dict, description='Minimum resources, e.g. {"cpu": "2", "memory": "8Gi"}.'
+    )
+    limits: dict[str, Quantity] = Field(
+        default_factory=dict, description='Maximum resources, e.g. {"nvidia.com/gpu": 1}.'
+    )
+
+    @field_validator("requests", "limits")
+    @classmethod
+    def _resource_names(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _check_qualified_names(value, "resource name")
+        return value
+
+    @model_validator(mode="after")
+    def _requests_within_limits(self) -> ResourceRequirements:
+        for name, request in self.requests.items():
+            limit = self.limits.get(name)
+            if limit is not None and quantity_value(request) > quantity_value(limit):
+                raise ValueError(f"requests.{name} ({request}) exceeds limits.{name} ({limit})")
+        return self
+
+
+class TolerationOperator(StrEnum):
+    EXISTS = "Exists"
+    EQUAL = "Equal"
+
+
+class TaintEffect(StrEnum):
+    NO_SCHEDULE = "NoSchedule"
+    PREFER_NO_SCHEDULE = "PreferNoSchedule"
+    NO_EXECUTE = "NoExecute"
+
+
+class Toleration(CamelModel):
+    """A Kubernetes pod toleration for the runner pod (cluster only)."""
+
+    key: str | None = Field(
+        default=None,
+        max_length=316,
+        pattern=QUALIFIED_NAME,
+        description="Taint key; empty with operator Exists tolerates every taint.",
+    )
+    operator: TolerationOperator = TolerationOperator.EQUAL
+    value: LabelValue | None = Field(default=None, description="Empty with operator Exists.")
+    effect: TaintEffect | None = Field(default=None, description="Empty: every effect.")
+    toleration_seconds: int | None = Field(
+        default=None, ge=0, description="Only with effect NoExecute: how long the pod stays."
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Toleration:
+        if self.operator is TolerationOperator.EXISTS and self.value:
+            raise ValueError("value must be empty when operator is Exists")
+        if self.key is None and self.operator is not TolerationOperator.EXISTS:
+            raise ValueError("operator must be Exists when key is empty")
+        if self.toleration_seconds is not None and self.effect is not TaintEffect.NO_EXECUTE:
+            raise ValueError("tolerationSeconds needs effect NoExecute")
+        return self
+
+
+class InputsVolumeClaim(CamelModel):
+    """A PersistentVolumeClaim mounted as the notebook's inputs (cluster only)."""
+
+    claim_name: ObjectName = Field(description="A PVC in the resource's namespace.")
+    sub_path: str | None = Field(
+        default=None,
+        min_length=1,
+        pattern=r"^[^/]",
+        description="Folder inside the volume to mount (relative, no `..`); default: its root.",
+    )
+    read_only: bool = Field(default=True, description="Mount read-only (the default).")
+
+    @field_validator("sub_path")
+    @classmethod
+    def _relative(cls, value: str | None) -> str | None:
+        if value is not None and ".." in value.split("/"):
+            raise ValueError("subPath cannot contain '..'")
+        return value
+
+
 class ExecutionSpec(CamelModel):
     timeout_seconds: int = Field(default=600, ge=1, le=7 * 24 * 3600)
+    # Cluster only: the fields below shape the runner Job; `nbmod modernize` ignores them.
+    image: str | None = Field(
+        default=None,
+        min_length=1,
+        pattern=r"^\S+$",
+        description="Cluster only: the runner image. Default: the operator's default image.",
+    )
+    resources: ResourceRequirements | None = Field(
+        default=None,
+        description="Cluster only: the runner container's resources (requests/limits).",
+    )
+    node_selector: dict[str, LabelValue] = Field(
+        default_factory=dict, description="Cluster only: node labels the runner pod needs."
+    )
+    tolerations: list[Toleration] = Field(
+        default_factory=list, description="Cluster only: taints the runner pod tolerates."
+    )
+    priority_class_name: ObjectName | None = Field(
+        default=None, description="Cluster only: the runner pod's PriorityClass."
+    )
+    queue_name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=63,
+        pattern=DNS_SUBDOMAIN,
+        description="Cluster only: the Kueue LocalQueue admitting the runner Jobs; "
+        "unset: Jobs start at once.",
+    )
+    inputs_volume_claim: InputsVolumeClaim | None = Field(
+        default=None,
+        description="Cluster only: a PVC mounted read-only at /kaggle/input. When set, "
+        "the cluster takes the inputs from it and does not fetch spec.inputs; "
+        "`nbmod modernize` ignores it and reads spec.inputs.",
+    )
+
+    @field_validator("node_selector")
+    @classmethod
+    def _label_keys(cls, value: dict[str, str]) -> dict[str, str]:
+        _check_qualified_names(value, "label key")
+        return value
+
+
+class SecretKeyRef(CamelModel):
+    """A key of a Secret in the resource's namespace (cluster only)."""
+
+    name: ObjectName = Field(description="The Secret's name.")
+    key: str = Field(
+        min_length=1, max_length=253, pattern=r"^[-._a-zA-Z0-9]+$", description="The key in it."
+    )
 
 
 FixerName = Literal["rules", "llm"]
@@ -89,6 +308,11 @@ class LLMSpec(CamelModel):
     max_replies: int = Field(
         default=2, ge=1, le=10, description="Replies asked for per fix when one is rejected."
     )
+    api_key_secret: SecretKeyRef | None = Field(
+        default=None,
+        description="Cluster only: the Secret key holding the API key, read by the operator "
+        "(never by runner pods). `nbmod modernize` ignores it and reads OPENAI_API_KEY.",
+    )
 
 
 class FixSpec(CamelModel):
@@ -100,12 +324,28 @@ class FixSpec(CamelModel):
     )
 
 
+class RevisionRetention(StrEnum):
+    KEEP = "Keep"
+    DELETE = "Delete"
+
+
+class RevisionsSpec(CamelModel):
+    """What becomes of the revisions in S3 (cluster only)."""
+
+    retention: RevisionRetention = Field(
+        default=RevisionRetention.KEEP,
+        description="Cluster only: Keep or Delete the S3 revisions when the resource is "
+        "deleted. `nbmod modernize` always keeps its output folder.",
+    )
+
+
 class ModernizationSpec(CamelModel):
     notebook: str = Field(min_length=1, description="s3://bucket/key or a path.")
     inputs: str | None = Field(default=None, description="Directory the notebook reads.")
     score: ScoreSpec
     execution: ExecutionSpec = Field(default_factory=ExecutionSpec)
     fix: FixSpec = Field(default_factory=FixSpec)
+    revisions: RevisionsSpec = Field(default_factory=RevisionsSpec)
 
 
 class ObjectMeta(BaseModel):

@@ -1,0 +1,329 @@
+"""The runner Job of one iteration: a pure function from the resource to a batch/v1 manifest.
+
+The operator creates one Job per iteration; the Job executes revision N of the notebook
+`score.runs` times and writes what it found next to the revision in S3. It never sees the
+answers (grading is the operator's) nor the LLM key (fixing is the operator's).
+
+The runner contract (`nbmod run-iteration`, implemented elsewhere):
+
+    command: ["nbmod", "run-iteration"]
+    args:
+      --revision S3_URI         the revision's folder, `<revision prefix>/revisions/NNNN/`
+                                (`revision_prefix()`; NNNN: the iteration, 4 digits as in
+                                `nbmodernizer.store`); the notebook is `notebook.ipynb` in it,
+                                and the runner writes its outputs (executed.ipynb,
+                                execution.json, submission*.csv) there.
+      --inputs S3_URI           only when `spec.inputs` is an s3:// URI and no
+                                `execution.inputsVolumeClaim` is set: the runner copies it
+                                into --input-dir before executing.
+      --timeout-seconds N       `execution.timeoutSeconds`, per run.
+      --runs N                  `score.runs`: executions of the revision.
+      --submission NAME         `score.submission`: the file the notebook writes.
+      --working-dir PATH        the notebook's working directory (an emptyDir).
+      --input-dir PATH          where the notebook finds its inputs (an emptyDir the runner
+                                fills, or the PVC).
+    env:
+      AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   from the S3 Secret (when settings name one)
+      AWS_ENDPOINT_URL_S3       when settings name an endpoint (MinIO, Ceph, ...)
+      AWS_DEFAULT_REGION        when settings name a region
+      HOME=/tmp, MPLCONFIGDIR=/tmp/matplotlib   the root filesystem is read-only
+      NBMOD_ITERATION=N
+    volumes:
+      /kaggle/working  emptyDir        /tmp  emptyDir
+      /kaggle/input    emptyDir, or the PVC `execution.inputsVolumeClaim` (readOnly, subPath)
+
+Inputs precedence in the cluster: `execution.inputsVolumeClaim` wins; `spec.inputs` is then not
+fetched. Without a claim, `spec.inputs` must be an s3:// URI (or absent). The local CLI ignores
+the claim and reads `spec.inputs`.
+
+The Job runs as uid/gid 1000, non-root, no privilege escalation, all capabilities dropped,
+a read-only root filesystem, no service-account token, no service links; it is owned by the
+resource (deleted with it), never retried (`backoffLimit: 0`: the loop decides what a failure
+means), and bounded by `activeDeadlineSeconds = timeoutSeconds * runs + margin`. With
+`execution.queueName` it is created suspended with Kueue's queue-name label, and Kueue
+admits it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nbmodernizer.spec import (
+    API_GROUP,
+    API_VERSION,
+    KIND,
+    NotebookModernization,
+    parse_modernization,
+)
+from nbmodernizer.store import revision_key
+
+COMMAND = ["nbmod", "run-iteration"]
+CONTAINER = "runner"
+RUNNER_UID = 1000
+
+LABEL_NAME = "app.kubernetes.io/name"
+LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
+LABEL_COMPONENT = "app.kubernetes.io/component"
+LABEL_MODERNIZATION = f"{API_GROUP}/modernization"
+LABEL_ITERATION = f"{API_GROUP}/iteration"
+LABEL_KUEUE_QUEUE = "kueue.x-k8s.io/queue-name"
+ANNOTATION_GENERATION = f"{API_GROUP}/generation"
+
+MAX_NAME = 63  # a Job's name becomes a label value (batch.kubernetes.io/job-name)
+
+
+class JobBuildError(ValueError):
+    """The resource cannot be turned into a runner Job (e.g. no namespace or uid)."""
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """The operator's side of the Job: where revisions live and how runner pods look."""
+
+    runner_image: str
+    """The image used when `execution.image` is unset."""
+    s3_bucket: str
+    s3_credentials_secret: str | None
+    """Secret (in the resource's namespace) with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY;
+    None: the pod gets its credentials elsewhere (e.g. workload identity)."""
+    s3_prefix: str = ""
+    s3_endpoint_url: str | None = None
+    s3_region: str | None = None
+    ttl_seconds_after_finished: int = 3600
+    deadline_margin_seconds: int = 120
+    """Added to timeoutSeconds x runs: image pull, S3 transfers, kernel start."""
+    working_dir: str = "/kaggle/working"
+    input_dir: str = "/kaggle/input"
+
+    def __post_init__(self) -> None:
+        if not self.runner_image:
+            raise ValueError("runner_image is empty")
+        if not self.s3_bucket or "/" in self.s3_bucket:
+            raise ValueError(f"s3_bucket must be a bucket name, not {self.s3_bucket!r}")
+        prefix = self.s3_prefix.strip("/")
+        if prefix and any(not part for part in prefix.split("/")):
+            raise ValueError(f"s3_prefix has an empty segment: {self.s3_prefix!r}")
+        if self.ttl_seconds_after_finished < 0 or self.deadline_margin_seconds < 0:
+            raise ValueError("ttl_seconds_after_finished and deadline_margin_seconds are >= 0")
+        for path in (self.working_dir, self.input_dir):
+            if not path.startswith("/") or path in ("/", "/tmp"):
+                raise ValueError(f"working_dir/input_dir must be absolute folders: {path!r}")
+
+
+def revision_prefix(settings: JobSettings, namespace: str, name: str) -> str:
+    """Where a modernization's revisions live: `s3://bucket/<prefix>/<namespace>/<name>`."""
+    parts = [settings.s3_bucket, settings.s3_prefix.strip("/"), namespace, name]
+    return "s3://" + "/".join(part for part in parts if part)
+
+
+def revision_uri(settings: JobSettings, namespace: str, name: str, iteration: int) -> str:
+    """The folder of one revision: `<revision_prefix>/revisions/NNNN/`."""
+    return f"{revision_prefix(settings, namespace, name)}/{revision_key(iteration, '')}"
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def fit_name(name: str, limit: int = MAX_NAME, suffix: str = "") -> str:
+    """`name + suffix` if it fits in `limit`, else a truncated name + a stable hash + suffix."""
+    if len(name) + len(suffix) <= limit:
+        return name + suffix
+    digest = _short_hash(name)
+    keep = limit - len(suffix) - len(digest) - 1
+    return f"{name[:keep].rstrip('-.')}-{digest}{suffix}"
+
+
+def job_name(name: str, iteration: int) -> str:
+    """`<name>-it-NNN`, at most 63 characters."""
+    return fit_name(name, MAX_NAME, f"-it-{iteration:03d}")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _metadata_field(resource: NotebookModernization, field: str) -> Any:
+    return (resource.metadata.model_extra or {}).get(field)
+
+
+def build_job(
+    resource: Mapping[str, Any] | NotebookModernization, iteration: int, settings: JobSettings
+) -> dict[str, Any]:
+    """The batch/v1 Job running `iteration` (revision N) of a NotebookModernization.
+
+    `resource` is the live object (metadata with name, namespace, uid, optionally generation)
+    as a mapping, or the parsed model whose metadata carries namespace and uid. A mapping is
+    validated (SpecError on a bad spec). Pure: same input, same manifest.
+    """
+    model = (
+        resource
+        if isinstance(resource, NotebookModernization)
+        else parse_modernization(_plain(resource), "resource")
+    )
+    name = model.metadata.name
+    namespace = model.metadata.namespace
+    uid = _metadata_field(model, "uid")
+    if not namespace or not uid:
+        missing = [f"metadata.{f}" for f, v in (("namespace", namespace), ("uid", uid)) if not v]
+        raise JobBuildError(f"{name}: a Job needs {' and '.join(missing)} of its resource")
+    if iteration < 0:
+        raise JobBuildError(f"{name}: iteration {iteration} < 0")
+    spec = model.spec
+    execution = spec.execution
+    claim = execution.inputs_volume_claim
+
+    args = ["--revision", revision_uri(settings, namespace, name, iteration)]
+    if claim is None and spec.inputs:
+        if not spec.inputs.startswith("s3://"):
+            raise JobBuildError(
+                f"spec.inputs: {spec.inputs!r} is not an s3:// URI; in a cluster, inputs come "
+                "from S3 or from execution.inputsVolumeClaim"
+            )
+        args += ["--inputs", spec.inputs]
+    args += [
+        "--timeout-seconds",
+        str(execution.timeout_seconds),
+        "--runs",
+        str(spec.score.runs),
+        "--submission",
+        spec.score.submission,
+        "--working-dir",
+        settings.working_dir,
+        "--input-dir",
+        settings.input_dir,
+    ]
+
+    labels = {
+        LABEL_NAME: "nbmodernizer",
+        LABEL_MANAGED_BY: "nbmodernizer-operator",
+        LABEL_COMPONENT: "runner",
+        LABEL_MODERNIZATION: fit_name(name),
+        LABEL_ITERATION: str(iteration),
+    }
+    job_labels = dict(labels)
+    if execution.queue_name:
+        job_labels[LABEL_KUEUE_QUEUE] = execution.queue_name
+
+    env: list[dict[str, Any]] = []
+    if settings.s3_endpoint_url:
+        env.append({"name": "AWS_ENDPOINT_URL_S3", "value": settings.s3_endpoint_url})
+    if settings.s3_region:
+        env.append({"name": "AWS_DEFAULT_REGION", "value": settings.s3_region})
+    if settings.s3_credentials_secret:
+        for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+            ref = {"name": settings.s3_credentials_secret, "key": key}
+            env.append({"name": key, "valueFrom": {"secretKeyRef": ref}})
+    env += [
+        {"name": "HOME", "value": "/tmp"},
+        {"name": "MPLCONFIGDIR", "value": "/tmp/matplotlib"},
+        {"name": "NBMOD_ITERATION", "value": str(iteration)},
+    ]
+
+    input_mount: dict[str, Any] = {"name": "input", "mountPath": settings.input_dir}
+    if claim is None:
+        input_volume: dict[str, Any] = {"name": "input", "emptyDir": {}}
+    else:
+        input_volume = {
+            "name": "input",
+            "persistentVolumeClaim": {"claimName": claim.claim_name, "readOnly": claim.read_only},
+        }
+        input_mount["readOnly"] = claim.read_only
+        if claim.sub_path:
+            input_mount["subPath"] = claim.sub_path
+
+    container: dict[str, Any] = {
+        "name": CONTAINER,
+        "image": execution.image or settings.runner_image,
+        "imagePullPolicy": "IfNotPresent",
+        "command": list(COMMAND),
+        "args": args,
+        "env": env,
+        "volumeMounts": [
+            {"name": "working", "mountPath": settings.working_dir},
+            {"name": "tmp", "mountPath": "/tmp"},
+            input_mount,
+        ],
+        "securityContext": {
+            "allowPrivilegeEscalation": False,
+            "readOnlyRootFilesystem": True,
+            "runAsNonRoot": True,
+            "capabilities": {"drop": ["ALL"]},
+        },
+        "terminationMessagePolicy": "FallbackToLogsOnError",
+    }
+    if execution.resources is not None:
+        resources = {
+            kind: {resource: str(quantity) for resource, quantity in values.items()}
+            for kind, values in (
+                ("requests", execution.resources.requests),
+                ("limits", execution.resources.limits),
+            )
+            if values
+        }
+        if resources:
+            container["resources"] = resources
+
+    pod_spec: dict[str, Any] = {
+        "restartPolicy": "Never",
+        "automountServiceAccountToken": False,
+        "enableServiceLinks": False,
+        "securityContext": {
+            "runAsNonRoot": True,
+            "runAsUser": RUNNER_UID,
+            "runAsGroup": RUNNER_UID,
+            "fsGroup": RUNNER_UID,
+            "fsGroupChangePolicy": "OnRootMismatch",  # no recursive chown of a big PVC
+            "seccompProfile": {"type": "RuntimeDefault"},
+        },
+        "containers": [container],
+        "volumes": [
+            {"name": "working", "emptyDir": {}},
+            {"name": "tmp", "emptyDir": {}},
+            input_volume,
+        ],
+    }
+    if execution.node_selector:
+        pod_spec["nodeSelector"] = dict(execution.node_selector)
+    if execution.tolerations:
+        pod_spec["tolerations"] = [toleration.to_wire() for toleration in execution.tolerations]
+    if execution.priority_class_name:
+        pod_spec["priorityClassName"] = execution.priority_class_name
+
+    metadata: dict[str, Any] = {
+        "name": job_name(name, iteration),
+        "namespace": namespace,
+        "labels": job_labels,
+        "ownerReferences": [
+            {
+                "apiVersion": f"{API_GROUP}/{API_VERSION}",
+                "kind": KIND,
+                "name": name,
+                "uid": str(uid),
+                "controller": True,
+                "blockOwnerDeletion": True,
+            }
+        ],
+    }
+    generation = _metadata_field(model, "generation")
+    if generation is not None:
+        metadata["annotations"] = {ANNOTATION_GENERATION: str(generation)}
+
+    job_spec: dict[str, Any] = {
+        "backoffLimit": 0,
+        "activeDeadlineSeconds": execution.timeout_seconds * spec.score.runs
+        + settings.deadline_margin_seconds,
+        "ttlSecondsAfterFinished": settings.ttl_seconds_after_finished,
+    }
+    if execution.queue_name:
+        job_spec["suspend"] = True  # Kueue unsuspends it once admitted
+    job_spec["template"] = {"metadata": {"labels": labels}, "spec": pod_spec}
+
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": job_spec}

@@ -1,0 +1,422 @@
+from __future__ import annotations
+
+import json
+import re
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from nbmodernizer.cluster.jobs import (
+    JobBuildError,
+    JobSettings,
+    build_job,
+    job_name,
+    revision_prefix,
+)
+from nbmodernizer.spec import SpecError, parse_modernization
+
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+SETTINGS = JobSettings(
+    runner_image="ghcr.io/nbmodernizer/runner:0.1.0",
+    s3_bucket="revisions",
+    s3_credentials_secret="nbmod-s3",
+    s3_prefix="nbmod",
+    s3_endpoint_url="http://minio.storage:9000",
+)
+
+
+def resource(name: str = "titanic", **spec: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "notebook": "s3://bucket/titanic/notebook.ipynb",
+        "inputs": "s3://bucket/titanic/input/",
+        "score": {
+            "metric": "accuracy",
+            "target": 0.8,
+            "answers": "s3://private/titanic/answers.csv",
+        },
+        "fix": {"llm": {"apiKeySecret": {"name": "openai-credentials", "key": "api-key"}}},
+    }
+    body.update(spec)
+    return {
+        "apiVersion": "nbmodernizer.dev/v1alpha1",
+        "kind": "NotebookModernization",
+        "metadata": {
+            "name": name,
+            "namespace": "team-a",
+            "uid": "5f2b1c9e-0000-4000-8000-000000000001",
+            "generation": 2,
+            "resourceVersion": "123",
+        },
+        "spec": body,
+        "status": {"phase": "Running"},
+    }
+
+
+def job(iteration: int = 1, settings: JobSettings = SETTINGS, **spec: Any) -> dict[str, Any]:
+    return build_job(resource(**spec), iteration, settings)
+
+
+def pod(manifest: dict[str, Any]) -> dict[str, Any]:
+    spec: dict[str, Any] = manifest["spec"]["template"]["spec"]
+    return spec
+
+
+def container(manifest: dict[str, Any]) -> dict[str, Any]:
+    [runner] = pod(manifest)["containers"]
+    assert runner["name"] == "runner"
+    return dict(runner)
+
+
+def env(manifest: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e.get("value", e.get("valueFrom")) for e in container(manifest)["env"]}
+
+
+# --- name, labels, owner -----------------------------------------------------------------------
+
+
+def test_the_name_is_deterministic() -> None:
+    assert job(3)["metadata"]["name"] == "titanic-it-003"
+    assert job(3) == job(3)
+    assert json.loads(json.dumps(job(3))) == job(3)  # plain JSON types only
+
+
+def test_a_long_name_is_truncated_with_a_stable_hash() -> None:
+    long_a = "a" * 200 + "-x"
+    long_b = "a" * 200 + "-y"
+    name_a = build_job(resource(long_a), 7, SETTINGS)["metadata"]["name"]
+    name_b = build_job(resource(long_b), 7, SETTINGS)["metadata"]["name"]
+    assert len(name_a) == 63 and name_a.endswith("-it-007") and DNS_LABEL.match(name_a)
+    assert name_a != name_b  # the hash tells them apart
+    assert name_a == job_name(long_a, 7)
+    assert job_name("b" * 56, 1) == "b" * 56 + "-it-001"  # 63 exactly: kept whole
+    assert job_name("b" * 57, 1) == "b" * 47 + "-" + job_name("b" * 57, 1)[48:56] + "-it-001"
+    assert len(job_name("b" * 57, 1)) == 63
+    # a truncation landing on a dot or dash does not leave it before the hash
+    dotted = job_name("c" * 42 + "." + "d" * 30, 1)
+    assert ".-" not in dotted and "--" not in dotted
+
+
+def test_labels_and_namespace() -> None:
+    manifest = job(2)
+    metadata = manifest["metadata"]
+    assert metadata["namespace"] == "team-a"
+    expected = {
+        "app.kubernetes.io/name": "nbmodernizer",
+        "app.kubernetes.io/managed-by": "nbmodernizer-operator",
+        "app.kubernetes.io/component": "runner",
+        "nbmodernizer.dev/modernization": "titanic",
+        "nbmodernizer.dev/iteration": "2",
+    }
+    assert metadata["labels"] == expected
+    assert manifest["spec"]["template"]["metadata"]["labels"] == expected
+    assert metadata["annotations"] == {"nbmodernizer.dev/generation": "2"}
+
+
+def test_label_values_fit_for_a_long_name() -> None:
+    manifest = build_job(resource("n" * 100), 1, SETTINGS)
+    for value in manifest["metadata"]["labels"].values():
+        assert len(value) <= 63 and LABEL_VALUE.match(value)
+
+
+def test_owner_reference() -> None:
+    assert job()["metadata"]["ownerReferences"] == [
+        {
+            "apiVersion": "nbmodernizer.dev/v1alpha1",
+            "kind": "NotebookModernization",
+            "name": "titanic",
+            "uid": "5f2b1c9e-0000-4000-8000-000000000001",
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
+    ]
+
+
+def test_namespace_and_uid_are_required() -> None:
+    document = resource()
+    del document["metadata"]["uid"]
+    with pytest.raises(JobBuildError, match=r"needs metadata\.uid of"):
+        build_job(document, 0, SETTINGS)
+    document = resource()
+    del document["metadata"]["namespace"]
+    with pytest.raises(JobBuildError, match=r"needs metadata\.namespace of"):
+        build_job(document, 0, SETTINGS)
+    with pytest.raises(JobBuildError, match="iteration"):
+        build_job(resource(), -1, SETTINGS)
+
+
+def test_an_invalid_spec_is_a_spec_error() -> None:
+    with pytest.raises(SpecError) as caught:
+        build_job(resource(execution={"queueName": "Not_Valid"}), 0, SETTINGS)
+    assert caught.value.problems[0].startswith("spec.execution.queueName: ")
+
+
+def test_the_model_and_a_read_only_mapping_give_the_same_job() -> None:
+    document = resource()
+    model = parse_modernization(document)
+    assert build_job(model, 4, SETTINGS) == build_job(document, 4, SETTINGS)
+    assert build_job(MappingProxyType(document), 4, SETTINGS) == build_job(document, 4, SETTINGS)
+
+
+# --- job spec ----------------------------------------------------------------------------------
+
+
+def test_no_retries_deadline_and_ttl() -> None:
+    score = resource()["spec"]["score"] | {"runs": 3}
+    manifest = job(execution={"timeoutSeconds": 100}, score=score)
+    spec = manifest["spec"]
+    assert spec["backoffLimit"] == 0
+    assert spec["activeDeadlineSeconds"] == 100 * 3 + 120
+    assert spec["ttlSecondsAfterFinished"] == 3600
+    custom = JobSettings(
+        runner_image="img",
+        s3_bucket="b",
+        s3_credentials_secret=None,
+        ttl_seconds_after_finished=60,
+        deadline_margin_seconds=30,
+    )
+    assert job(settings=custom)["spec"]["activeDeadlineSeconds"] == 600 * 1 + 30
+    assert job(settings=custom)["spec"]["ttlSecondsAfterFinished"] == 60
+
+
+def test_kueue_queue_suspends_the_job() -> None:
+    queued = job(execution={"queueName": "gpu-queue"})
+    assert queued["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] == "gpu-queue"
+    assert queued["spec"]["suspend"] is True
+    assert "kueue.x-k8s.io/queue-name" not in queued["spec"]["template"]["metadata"]["labels"]
+    direct = job()
+    assert "kueue.x-k8s.io/queue-name" not in direct["metadata"]["labels"]
+    assert not direct["spec"].get("suspend", False)
+
+
+# --- pod ---------------------------------------------------------------------------------------
+
+
+def test_pod_basics() -> None:
+    spec = pod(job())
+    assert spec["restartPolicy"] == "Never"
+    assert spec["automountServiceAccountToken"] is False
+    assert spec["enableServiceLinks"] is False
+    for absent in ("nodeSelector", "tolerations", "priorityClassName", "serviceAccountName"):
+        assert absent not in spec
+    assert "resources" not in container(job())
+
+
+def test_pod_placement_from_the_spec() -> None:
+    tolerations: list[dict[str, Any]] = [
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+        {"key": "spot", "value": "yes", "effect": "NoExecute", "tolerationSeconds": 30},
+    ]
+    spec = pod(
+        job(
+            execution={
+                "nodeSelector": {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"},
+                "tolerations": tolerations,
+                "priorityClassName": "batch-low",
+            }
+        )
+    )
+    assert spec["nodeSelector"] == {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}
+    assert spec["tolerations"] == [
+        tolerations[0],
+        {**tolerations[1], "operator": "Equal"},  # Kubernetes' default, made explicit
+    ]
+    assert spec["priorityClassName"] == "batch-low"
+
+
+def test_gpu_resources_are_quantity_strings() -> None:
+    resources = {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"nvidia.com/gpu": 1}}
+    runner = container(job(execution={"resources": resources}))
+    assert runner["resources"] == {
+        "requests": {"cpu": "2", "memory": "8Gi"},
+        "limits": {"nvidia.com/gpu": "1"},
+    }
+    only_limits = container(job(execution={"resources": {"limits": {"nvidia.com/gpu": 2}}}))
+    assert only_limits["resources"] == {"limits": {"nvidia.com/gpu": "2"}}
+    assert "resources" not in container(job(execution={"resources": {}}))
+
+
+def test_security_contexts() -> None:
+    manifest = job()
+    assert pod(manifest)["securityContext"] == {
+        "runAsNonRoot": True,
+        "runAsUser": 1000,
+        "runAsGroup": 1000,
+        "fsGroup": 1000,
+        "fsGroupChangePolicy": "OnRootMismatch",
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    assert container(manifest)["securityContext"] == {
+        "allowPrivilegeEscalation": False,
+        "readOnlyRootFilesystem": True,
+        "runAsNonRoot": True,
+        "capabilities": {"drop": ["ALL"]},
+    }
+
+
+def test_image_command_and_args() -> None:
+    runner = container(job(5, score=resource()["spec"]["score"] | {"runs": 2}))
+    assert runner["image"] == "ghcr.io/nbmodernizer/runner:0.1.0"
+    assert runner["imagePullPolicy"] == "IfNotPresent"
+    assert runner["command"] == ["nbmod", "run-iteration"]
+    assert runner["args"] == [
+        "--revision",
+        "s3://revisions/nbmod/team-a/titanic/revisions/0005/",
+        "--inputs",
+        "s3://bucket/titanic/input/",
+        "--timeout-seconds",
+        "600",
+        "--runs",
+        "2",
+        "--submission",
+        "submission.csv",
+        "--working-dir",
+        "/kaggle/working",
+        "--input-dir",
+        "/kaggle/input",
+    ]
+    own_image = container(job(execution={"image": "registry.local/runner@sha256:abc"}))
+    assert own_image["image"] == "registry.local/runner@sha256:abc"
+
+
+def test_inputs_are_optional_but_must_be_s3_in_a_cluster() -> None:
+    assert "--inputs" not in container(job(inputs=None))["args"]
+    with pytest.raises(JobBuildError, match=r"spec.inputs: 'input' is not an s3:// URI"):
+        job(inputs="input")
+
+
+def test_env_has_s3_and_runtime_settings_only() -> None:
+    manifest = job(7)
+    assert env(manifest) == {
+        "AWS_ENDPOINT_URL_S3": "http://minio.storage:9000",
+        "AWS_ACCESS_KEY_ID": {"secretKeyRef": {"name": "nbmod-s3", "key": "AWS_ACCESS_KEY_ID"}},
+        "AWS_SECRET_ACCESS_KEY": {
+            "secretKeyRef": {"name": "nbmod-s3", "key": "AWS_SECRET_ACCESS_KEY"}
+        },
+        "HOME": "/tmp",
+        "MPLCONFIGDIR": "/tmp/matplotlib",
+        "NBMOD_ITERATION": "7",
+    }
+
+
+def test_no_llm_key_and_no_answers_anywhere_in_the_job() -> None:
+    text = json.dumps(job(execution={"inputsVolumeClaim": {"claimName": "data"}}))
+    for secret in ("openai-credentials", "api-key", "OPENAI", "answers", "s3://private"):
+        assert secret not in text
+    runner = container(job())
+    assert "envFrom" not in runner
+    secrets = [e["valueFrom"]["secretKeyRef"]["name"] for e in runner["env"] if "valueFrom" in e]
+    assert set(secrets) == {"nbmod-s3"}
+    assert all("secret" not in volume for volume in pod(job())["volumes"])
+
+
+def test_env_without_endpoint_or_credentials_secret() -> None:
+    settings = JobSettings(
+        runner_image="img", s3_bucket="b", s3_credentials_secret=None, s3_region="eu-west-1"
+    )
+    variables = env(job(settings=settings))
+    assert "AWS_ENDPOINT_URL_S3" not in variables
+    assert "AWS_ACCESS_KEY_ID" not in variables and "AWS_SECRET_ACCESS_KEY" not in variables
+    assert variables["AWS_DEFAULT_REGION"] == "eu-west-1"
+
+
+def test_volumes_are_empty_dirs_by_default() -> None:
+    manifest = job()
+    assert pod(manifest)["volumes"] == [
+        {"name": "working", "emptyDir": {}},
+        {"name": "tmp", "emptyDir": {}},
+        {"name": "input", "emptyDir": {}},
+    ]
+    assert container(manifest)["volumeMounts"] == [
+        {"name": "working", "mountPath": "/kaggle/working"},
+        {"name": "tmp", "mountPath": "/tmp"},
+        {"name": "input", "mountPath": "/kaggle/input"},
+    ]
+
+
+def test_inputs_from_a_volume_claim_win_over_spec_inputs() -> None:
+    manifest = job(execution={"inputsVolumeClaim": {"claimName": "datasets", "subPath": "titanic"}})
+    assert pod(manifest)["volumes"][2] == {
+        "name": "input",
+        "persistentVolumeClaim": {"claimName": "datasets", "readOnly": True},
+    }
+    assert container(manifest)["volumeMounts"][2] == {
+        "name": "input",
+        "mountPath": "/kaggle/input",
+        "readOnly": True,
+        "subPath": "titanic",
+    }
+    assert "--inputs" not in container(manifest)["args"]  # spec.inputs is not fetched
+    writable = job(execution={"inputsVolumeClaim": {"claimName": "scratch", "readOnly": False}})
+    assert container(writable)["volumeMounts"][2] == {
+        "name": "input",
+        "mountPath": "/kaggle/input",
+        "readOnly": False,
+    }
+    # without S3 inputs, a local-looking spec.inputs is fine: the claim provides them
+    assert job(inputs="input", execution={"inputsVolumeClaim": {"claimName": "datasets"}})
+
+
+# --- settings and the revision prefix ----------------------------------------------------------
+
+
+def test_revision_prefix() -> None:
+    assert revision_prefix(SETTINGS, "team-a", "titanic") == "s3://revisions/nbmod/team-a/titanic"
+    bare = JobSettings(runner_image="img", s3_bucket="b", s3_credentials_secret=None)
+    assert revision_prefix(bare, "ns", "n") == "s3://b/ns/n"
+    nested = JobSettings(
+        runner_image="img", s3_bucket="b", s3_credentials_secret=None, s3_prefix="/a/b/"
+    )
+    assert revision_prefix(nested, "ns", "n") == "s3://b/a/b/ns/n"
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"runner_image": ""},
+        {"s3_bucket": "b/with/slash"},
+        {"s3_prefix": "a//b"},
+        {"ttl_seconds_after_finished": -1},
+        {"deadline_margin_seconds": -5},
+        {"working_dir": "relative"},
+        {"input_dir": "/tmp"},
+    ],
+)
+def test_settings_are_checked(overrides: dict[str, Any]) -> None:
+    base: dict[str, Any] = {"runner_image": "img", "s3_bucket": "b", "s3_credentials_secret": "s"}
+    with pytest.raises(ValueError):
+        JobSettings(**(base | overrides))
+
+
+# --- against the Kubernetes API schema -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {},
+        {
+            "execution": {
+                "image": "registry.local/runner:2",
+                "resources": {"requests": {"cpu": "500m"}, "limits": {"nvidia.com/gpu": 1}},
+                "nodeSelector": {"pool": "gpu"},
+                "tolerations": [{"operator": "Exists"}],
+                "priorityClassName": "batch-low",
+                "queueName": "gpu-queue",
+                "inputsVolumeClaim": {"claimName": "datasets", "subPath": "a/b"},
+            }
+        },
+    ],
+    ids=["plain", "gpu-kueue-pvc"],
+)
+def test_the_job_is_a_valid_batch_v1_job(spec: dict[str, Any]) -> None:
+    kubernetes_validate = pytest.importorskip("kubernetes_validate")
+    manifest = job(**spec)
+    kubernetes_validate.validate(manifest, "1.33.0", strict=True)
+    bogus = json.loads(json.dumps(manifest))
+    container(bogus)  # same shape
+    bogus["spec"]["template"]["spec"]["containers"][0]["bogus"] = True
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(bogus, "1.33.0", strict=True)

@@ -1,0 +1,111 @@
+"""The operator's pure parts: Job states, conditions, the capacity cap, the work queue."""
+
+from __future__ import annotations
+
+import asyncio
+
+from nbmodernizer.cluster.conditions import conditions_for
+from nbmodernizer.cluster.controller import WorkQueue
+from nbmodernizer.cluster.reconcile import Capacity, infrastructure_result, job_state
+from nbmodernizer.status import ExecutionStatus, Outcome, Phase
+
+
+def test_job_states() -> None:
+    assert job_state({"status": {}}) == ("running", "")
+    assert job_state({"spec": {"suspend": True}, "status": {}}) == ("suspended", "Suspended")
+    complete = {"status": {"succeeded": 1, "conditions": [{"type": "Complete", "status": "True"}]}}
+    assert job_state(complete) == ("succeeded", "Complete")
+    deadline = {
+        "status": {
+            "conditions": [{"type": "Failed", "status": "True", "reason": "DeadlineExceeded"}]
+        }
+    }
+    assert job_state(deadline) == ("failed", "DeadlineExceeded")
+    assert job_state({"status": {"failed": 1}}) == ("failed", "Failed")
+
+
+def test_a_job_past_its_deadline_is_a_timeout_and_a_crash_is_a_failure() -> None:
+    timeout = infrastructure_result("failed", "DeadlineExceeded", 720)
+    assert timeout.status is ExecutionStatus.TIMEOUT and timeout.duration_seconds == 720
+    crash = infrastructure_result("failed", "BackoffLimitExceeded", 720)
+    assert crash.status is ExecutionStatus.FAILED and crash.failure is not None
+    assert "BackoffLimitExceeded" in crash.failure
+    silent = infrastructure_result("succeeded", "Complete", 720)
+    assert silent.failure == "the Job succeeded but stored no execution result"
+
+
+def test_conditions_follow_the_phase_and_keep_transition_times() -> None:
+    running = conditions_for(Phase.RUNNING, None, "iteration 1", [], 3, "t1")
+    by_type = {c["type"]: c for c in running}
+    assert (
+        by_type["Progressing"]["status"] == "True" and by_type["Progressing"]["reason"] == "Running"
+    )
+    assert by_type["Reproduced"]["status"] == "Unknown"
+    assert by_type["SpecAccepted"]["status"] == "True"
+    assert all(c["observedGeneration"] == 3 for c in running)
+    done = conditions_for(
+        Phase.SUCCEEDED, Outcome.ERROR_FREE_REPRODUCIBLE, "done", running, 3, "t2"
+    )
+    by_type = {c["type"]: c for c in done}
+    assert (
+        by_type["Progressing"]["status"] == "False"
+        and by_type["Progressing"]["lastTransitionTime"] == "t2"
+    )
+    assert (
+        by_type["Reproduced"]["status"] == "True"
+        and by_type["Reproduced"]["reason"] == "ErrorFreeReproducible"
+    )
+    assert (
+        by_type["StoreAvailable"]["lastTransitionTime"] == "t1"
+    )  # unchanged status keeps its time
+    broken = conditions_for(
+        Phase.FAILED,
+        Outcome.FAILED,
+        "x",
+        [],
+        1,
+        "t",
+        spec_error="spec.score.target: Field required",
+    )
+    assert {c["type"]: c for c in broken}["SpecAccepted"]["reason"] == "InvalidSpec"
+
+
+def test_capacity_caps_running_jobs() -> None:
+    capacity = Capacity(2)
+    assert capacity.reserve("a") and capacity.reserve("b")
+    assert not capacity.reserve("c")
+    assert capacity.reserve("a")  # already counted
+    capacity.mark("a", running=False)
+    assert capacity.reserve("c")
+
+
+def test_work_queue_never_runs_one_key_twice_at_once_and_reruns_it_after() -> None:
+    seen: list[str] = []
+    inside: set[str] = set()
+    overlap: list[str] = []
+
+    def handle(key: str) -> float | None:
+        if key in inside:
+            overlap.append(key)
+        inside.add(key)
+        seen.append(key)
+        import time
+
+        time.sleep(0.05)
+        inside.discard(key)
+        return None
+
+    async def scenario() -> None:
+        queue = WorkQueue(handle, workers=3)
+        queue.start()
+        queue.add("ns/a")
+        queue.add("ns/a")  # deduplicated while waiting
+        queue.add("ns/b")
+        await asyncio.sleep(0.01)
+        queue.add("ns/a")  # arrives while a is being handled: handled again after
+        await asyncio.sleep(0.3)
+        await queue.stop()
+
+    asyncio.run(scenario())
+    assert overlap == []
+    assert seen.count("ns/a") == 2 and seen.count("ns/b") == 1
