@@ -12,7 +12,9 @@ from nbmodernizer.report import render_html
 from nbmodernizer.spec import Metric
 from nbmodernizer.status import (
     CellChange,
+    CellSimilarity,
     CostSummary,
+    Fidelity,
     FixRecord,
     FixType,
     Issue,
@@ -20,6 +22,7 @@ from nbmodernizer.status import (
     Outcome,
     Phase,
     RevisionRecord,
+    RiskFlag,
     ScoreSummary,
 )
 
@@ -229,6 +232,84 @@ def test_revision_table_has_one_row_per_revision(full_status: ModernizationStatu
     assert "Error" in rows[1] and "ErrorNonReproducible" in rows[1]
     assert "0.79" in rows[2] and "ErrorFreeReproducible" in rows[2]
     assert "1m 15s" in rows[3]
+
+
+def table_rows(page: str) -> list[str]:
+    table = re.search(r'<table class="revisions">.*?</table>', page, re.S)
+    assert table
+    return re.findall(r"<tr>(.*?)</tr>", table.group(0), re.S)
+
+
+def test_no_fidelity_column_without_fidelity(full_status: ModernizationStatus) -> None:
+    page = render_html(full_status, "nb", ORIGINAL, FINAL, 0.1)
+    assert "Fidelity" not in table_rows(page)[0]
+    assert 'class="flags"' not in page and "no-flags" not in page
+
+
+def fidelity_status() -> ModernizationStatus:
+    flagged = Fidelity(
+        similarity=0.8771,
+        cells=[CellSimilarity(index=3, similarity=0.5)],
+        flags=[
+            RiskFlag(kind="fewer-estimators", cell=3, detail="n_estimators 500 → 50"),
+            RiskFlag(kind="cell-removed", cell=2, detail="original cell 2 removed: df.dropna()"),
+        ],
+    )
+    return make_status(
+        [
+            revision(0, 0.7, fidelity=Fidelity(similarity=1.0)),
+            revision(1, 0.75),  # recorded before fidelity existed
+            revision(2, 0.8, fidelity=Fidelity(similarity=0.99996)),
+            revision(3, 0.81, fidelity=flagged),
+        ]
+    )
+
+
+def test_fidelity_column_shows_similarity_as_percentage() -> None:
+    rows = table_rows(render_html(fidelity_status(), "nb", ORIGINAL, FINAL, 0.1))
+    assert len(rows) == 1 + 4
+    assert rows[0].endswith("<th>Fidelity</th>")
+    assert rows[1].endswith('<td class="num fidelity">100.0%</td>')
+    assert rows[2].endswith('<td class="num fidelity">—</td>')
+    # changed code never shows as 100%
+    assert rows[3].endswith('<td class="num fidelity">&gt;99.9%</td>')
+    assert '<td class="num fidelity flagged">87.7% ' in rows[4]
+    assert "2 flags" in rows[4]
+
+
+def test_flags_are_listed_per_revision_and_highlighted() -> None:
+    page = render_html(fidelity_status(), "nb", ORIGINAL, FINAL, 0.1)
+    sections = re.findall(r'<section class="flags">(.*?)</section>', page, re.S)
+    assert len(sections) == 1  # only revision 3 has flags
+    assert "Revision 3: 87.7% similar to the original" in sections[0]
+    items = re.findall(r'<li class="flag">(.*?)</li>', sections[0], re.S)
+    assert items == [
+        '<code class="kind">fewer-estimators</code> cell 3: n_estimators 500 → 50',
+        '<code class="kind">cell-removed</code>: original cell 2 removed: df.dropna()',
+    ]
+    assert "section.flags {" in page  # highlighted by the page's own style
+    assert "No change was flagged" not in page
+    # the flags come right after the revisions table, before the fixes
+    assert page.index('<table class="revisions">') < page.index('<section class="flags">')
+    assert page.index('<section class="flags">') < page.index("<h2>Fixes</h2>")
+
+
+def test_fidelity_without_flags_says_so() -> None:
+    status = make_status([revision(0, 0.8, fidelity=Fidelity(similarity=0.95))])
+    page = render_html(status, "nb", ORIGINAL, FINAL, 0.1)
+    assert table_rows(page)[1].endswith('<td class="num fidelity">95.0%</td>')
+    assert '<p class="muted no-flags">No change was flagged' in page
+    assert '<section class="flags">' not in page
+
+
+def test_flag_details_are_escaped() -> None:
+    evil = "<script>alert('x')</script>"
+    fidelity = Fidelity(similarity=0.5, flags=[RiskFlag(kind=evil, cell=1, detail=evil)])
+    page = render_html(
+        make_status([revision(1, 0.8, fidelity=fidelity)]), "nb", ORIGINAL, FINAL, 0.1
+    )
+    assert "<script>" not in page
+    assert page.count("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;") == 2
 
 
 def test_fix_section(full_status: ModernizationStatus) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.loop import (
     Action,
@@ -174,6 +175,7 @@ def fix_step(
         cost_usd=spent.usd,
         requests=spent.requests,
         rejected_replies=spent.rejected_replies,
+        fidelity=assess(load_notebook(store, 0), result.proposal.notebook),
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     store.put(

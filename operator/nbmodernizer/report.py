@@ -1,5 +1,8 @@
 """The HTML report of one modernization: outcome, score per iteration, fixes and the cell diff.
 
+When the revisions carry a fidelity (how close each stayed to the original), the revisions table
+gets a fidelity column and the risky changes of each revision are listed under it.
+
 `render_html` is pure: it takes the status object and both notebooks and returns one
 self-contained page (inline CSS and SVG, no JavaScript, nothing fetched). Everything that comes
 from a notebook, a fixer or an error message is untrusted and goes through `html.escape`.
@@ -16,7 +19,14 @@ from typing import Any
 
 import nbformat
 
-from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, RevisionRecord
+from nbmodernizer.status import (
+    Fidelity,
+    FixRecord,
+    ModernizationStatus,
+    Outcome,
+    RevisionRecord,
+    RiskFlag,
+)
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -36,6 +46,13 @@ table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.fidelity.flagged { background: #fff8c5; }
+.flag-count { color: #9a6700; font-weight: 600; }
+section.flags { border: 1px solid #d4a72c; border-radius: 6px; background: #fff8c5;
+                padding: .3rem 1rem; margin: .6rem 0; }
+section.flags h3 { font-size: 1rem; margin: .2rem 0; }
+section.flags ul { margin: .2rem 0; padding-left: 1.2rem; }
+li.flag code.kind { font-weight: 600; color: #9a6700; }
 section.fix { border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem 1rem; margin: .6rem 0; }
 section.fix h3 { font-size: 1rem; margin: .2rem 0; }
 .muted { color: #6e7781; }
@@ -256,7 +273,23 @@ def _score_svg(status: ModernizationStatus, tolerance: float) -> str:
 # ---------------------------------------------------------------- revisions and fixes
 
 
-def _revision_row(revision: RevisionRecord) -> str:
+def _fmt_similarity(similarity: float) -> str:
+    text = f"{similarity:.1%}"
+    return ">99.9%" if similarity < 1 and text == "100.0%" else text
+
+
+def _fidelity_cell(fidelity: Fidelity | None) -> str:
+    if fidelity is None:
+        return '<td class="num fidelity">—</td>'
+    text = _e(_fmt_similarity(fidelity.similarity))
+    if not fidelity.flags:
+        return f'<td class="num fidelity">{text}</td>'
+    count = len(fidelity.flags)
+    label = f"{count} flag{'s' if count != 1 else ''}"
+    return f'<td class="num fidelity flagged">{text} <span class="flag-count">⚑ {label}</span></td>'
+
+
+def _revision_row(revision: RevisionRecord, fidelity: bool) -> str:
     cells = [
         f'<td class="num">{revision.iteration}</td>',
         f"<td>{_opt(revision.issue)}</td>",
@@ -266,20 +299,50 @@ def _revision_row(revision: RevisionRecord) -> str:
         f'<td class="num">{_e(_fmt_score(revision.score))}</td>',
         f'<td class="num">{_e(_fmt_duration(revision.duration_seconds))}</td>',
     ]
+    if fidelity:
+        cells.append(_fidelity_cell(revision.fidelity))
     return "<tr>" + "".join(cells) + "</tr>"
 
 
 def _revisions_table(revisions: Sequence[RevisionRecord]) -> str:
     if not revisions:
         return '<p class="muted">No revision was executed.</p>'
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("Iteration", "Issue", "Outcome", "Fix type", "Fixer", "Score", "Duration")
-    )
-    body = "\n".join(_revision_row(r) for r in sorted(revisions, key=lambda r: r.iteration))
-    return (
+    fidelity = any(r.fidelity is not None for r in revisions)
+    headers = ["Iteration", "Issue", "Outcome", "Fix type", "Fixer", "Score", "Duration"]
+    if fidelity:
+        headers.append("Fidelity")
+    head = "".join(f"<th>{h}</th>" for h in headers)
+    ordered = sorted(revisions, key=lambda r: r.iteration)
+    body = "\n".join(_revision_row(r, fidelity) for r in ordered)
+    table = (
         f'<table class="revisions"><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>'
     )
+    return table + (_fidelity_flags(ordered) if fidelity else "")
+
+
+def _flag_item(flag: RiskFlag) -> str:
+    # cell-removed names the original's cell in its detail; the others a revision cell
+    where = "" if flag.cell is None or flag.kind == "cell-removed" else f" cell {flag.cell}"
+    text = f": {_e(flag.detail)}" if flag.detail else ""
+    return f'<li class="flag"><code class="kind">{_e(flag.kind)}</code>{where}{text}</li>'
+
+
+def _fidelity_flags(revisions: Sequence[RevisionRecord]) -> str:
+    """The risky changes of each revision: what may have changed what the notebook means."""
+    sections = []
+    for revision in revisions:
+        fidelity = revision.fidelity
+        if fidelity is None or not fidelity.flags:
+            continue
+        items = "".join(_flag_item(flag) for flag in fidelity.flags)
+        similarity = _e(_fmt_similarity(fidelity.similarity))
+        sections.append(
+            f'<section class="flags"><h3>Revision {revision.iteration}: '
+            f"{similarity} similar to the original</h3><ul>{items}</ul></section>"
+        )
+    if not sections:
+        return '\n<p class="muted no-flags">No change was flagged as a risk to what it means.</p>'
+    return "\n" + "\n".join(sections)
 
 
 def _fix_section(fix: FixRecord) -> str:

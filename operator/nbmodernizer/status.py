@@ -101,32 +101,6 @@ class CellChange(CamelModel):
     after: str | None = None
 
 
-class FixRecord(CamelModel):
-    """How revision `iteration` was made from the one before it."""
-
-    iteration: int
-    issue: Issue
-    type: FixType
-    fixer: str
-    summary: str = ""
-    changes: list[CellChange] = Field(default_factory=list)
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    requests: int = 0
-    rejected_replies: int = 0
-
-    @property
-    def cost(self) -> CostSummary:
-        return CostSummary(
-            usd=self.cost_usd,
-            input_tokens=self.input_tokens,
-            output_tokens=self.output_tokens,
-            requests=self.requests,
-            rejected_replies=self.rejected_replies,
-        )
-
-
 class RiskFlag(CamelModel):
     """A change that may alter what the notebook means (the paper's score-chasing edits)."""
 
@@ -149,6 +123,35 @@ class Fidelity(CamelModel):
     similarity: float = Field(description="Edit similarity of all code, 0..1 (1: unchanged).")
     cells: list[CellSimilarity] = Field(default_factory=list, description="Changed cells only.")
     flags: list[RiskFlag] = Field(default_factory=list)
+
+
+class FixRecord(CamelModel):
+    """How revision `iteration` was made from the one before it."""
+
+    iteration: int
+    issue: Issue
+    type: FixType
+    fixer: str
+    summary: str = ""
+    changes: list[CellChange] = Field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    requests: int = 0
+    rejected_replies: int = 0
+    fidelity: Fidelity | None = Field(
+        default=None, description="How close the revision this fix made stays to the original."
+    )
+
+    @property
+    def cost(self) -> CostSummary:
+        return CostSummary(
+            usd=self.cost_usd,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            requests=self.requests,
+            rejected_replies=self.rejected_replies,
+        )
 
 
 class RevisionRecord(CamelModel):

@@ -26,6 +26,7 @@ def _revision_record(attempt: Attempt, uri: str) -> RevisionRecord:
         fixer=fix.fixer if fix else None,
         score=attempt.score.value,
         duration_seconds=attempt.execution.duration_seconds,
+        fidelity=fix.fidelity if fix else None,
     )
 
 
