@@ -27,13 +27,41 @@ class Activation:
 SCORE_CALIBRATION_TAG = "score-calibration"
 
 
-def activate(rules: Sequence[Rule], request: FixRequest) -> Activation:
+# The modules whose import makes a library's rules relevant. A rule is only applied
+# proactively to a notebook that imports its library, so its probe (which may import a heavy
+# library such as TensorFlow) runs only then. Libraries not listed are always relevant.
+LIBRARY_MODULES: dict[str, frozenset[str]] = {
+    "scikit-learn": frozenset({"sklearn"}),
+    "pandas": frozenset({"pandas"}),
+    "numpy": frozenset({"numpy"}),
+    "scipy": frozenset({"scipy"}),
+    "matplotlib": frozenset({"matplotlib", "pylab"}),
+    "seaborn": frozenset({"seaborn"}),
+    "pillow": frozenset({"PIL"}),
+    "xgboost": frozenset({"xgboost"}),
+    "lightgbm": frozenset({"lightgbm"}),
+    "catboost": frozenset({"catboost"}),
+    "keras": frozenset({"keras", "tensorflow"}),
+    "tensorflow": frozenset({"tensorflow", "keras"}),
+    "torch": frozenset({"torch", "torchvision"}),
+}
+
+
+def relevant(rule: Rule, imported: set[str]) -> bool:
+    modules = LIBRARY_MODULES.get(rule.library)
+    return modules is None or not modules.isdisjoint(imported)
+
+
+def activate(rules: Sequence[Rule], request: FixRequest, imported: set[str]) -> Activation:
     calibrating = request.fix_type is FixType.SCORE_CALIBRATION
     everywhere = tuple(
         rule
         for rule in rules
-        if (rule.gone is not None and rule.gone())
-        or (calibrating and SCORE_CALIBRATION_TAG in rule.tags)
+        if relevant(rule, imported)
+        and (
+            (rule.gone is not None and rule.gone())
+            or (calibrating and SCORE_CALIBRATION_TAG in rule.tags)
+        )
     )
     in_cells: dict[int, tuple[Rule, ...]] = {}
     for error in request.execution.cell_errors:
@@ -79,7 +107,8 @@ class RulesFixer:
             gpu_available=request.execution.gpus > 0,
             input_dir=request.input_dir,
         )
-        activation = activate(self.rules, request)
+        imported = {name.split(".")[0] for name in context.aliases.values()}
+        activation = activate(self.rules, request, imported)
         applied: dict[str, list[int]] = {}
         for index in code:
             cell = notebook.cells[index]

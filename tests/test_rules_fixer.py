@@ -1,0 +1,115 @@
+"""The rules fixer: which rules it applies where, and that they compose in one cell."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbmodernizer.fixers.base import FixRequest
+from nbmodernizer.fixers.rules import RulesFixer, all_rules
+from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.spec import ModernizationSpec
+from nbmodernizer.status import Diagnosis, FixType, Issue, Outcome
+from tests.factories import ran, scored
+from tests.notebooks import notebook
+
+SPEC = ModernizationSpec.model_validate(
+    {"notebook": "n.ipynb", "score": {"metric": "accuracy", "target": 1.0, "answers": "a.csv"}}
+)
+
+
+def request(
+    nb: Any, *errors: tuple[int, str], fix_type: FixType = FixType.ERROR_REPAIR
+) -> FixRequest:
+    execution = ran(*errors)
+    return FixRequest(
+        notebook=nb,
+        executed=nb,
+        execution=execution,
+        score=scored(None),
+        diagnosis=Diagnosis(
+            issue=Issue.ERROR, fix_type=fix_type, outcome=Outcome.ERROR_NON_REPRODUCIBLE
+        ),
+        issue=Issue.ERROR,
+        fix_type=fix_type,
+        spec=SPEC,
+        input_dir=None,
+    )
+
+
+def marker_rule(
+    library: str, calls: list[str], gone: bool = True, symptoms: tuple[Symptom, ...] = ()
+) -> Rule:
+    def probe() -> bool:
+        calls.append(library)
+        return gone
+
+    return Rule(
+        id=f"{library}.marker",
+        library=library,
+        changed_in="0",
+        summary="marks cells",
+        kind=Kind.API,
+        rewrite=lambda source, _context: source.replace("OLD", "NEW"),
+        examples=(Example(before="", after="", check="True"),),
+        symptoms=symptoms,
+        gone=probe,
+    )
+
+
+def test_a_library_the_notebook_does_not_import_is_not_probed() -> None:
+    calls: list[str] = []
+    fixer = RulesFixer([marker_rule("keras", calls), marker_rule("pandas", calls)])
+    attempt = fixer.propose(request(notebook("import pandas as pd", "x = 'OLD'")))
+    assert calls == ["pandas"]
+    assert attempt.proposal is not None and attempt.proposal.notebook.cells[2].source == "x = 'NEW'"
+
+
+def test_reactive_rules_touch_only_the_failing_cell() -> None:
+    calls: list[str] = []
+    rule = marker_rule("python", calls, symptoms=(Symptom("NameError", "name 'OLD'"),))
+    rule = Rule(**{**rule.__dict__, "gone": None})
+    nb = notebook("a = 'OLD'", "b = OLD")
+    fix = RulesFixer([rule]).propose(request(nb, (2, "NameError")))
+    assert fix.proposal is None  # the evalue "boom" does not match the symptom
+    nb_error = request(nb, (2, "NameError"))
+    execution = nb_error.execution.model_copy(
+        update={
+            "cell_errors": [
+                nb_error.execution.cell_errors[0].model_copy(
+                    update={"evalue": "name 'OLD' is not defined"}
+                )
+            ]
+        }
+    )
+    fixed = RulesFixer([rule]).propose(FixRequest(**{**nb_error.__dict__, "execution": execution}))
+    assert fixed.proposal is not None
+    sources = [c.source for c in fixed.proposal.notebook.cells]
+    assert sources[1:] == ["a = 'OLD'", "b = NEW"]
+    assert fixed.proposal.notebook.cells[2].outputs == []
+
+
+def test_several_rules_in_one_cell_and_one_rule_many_times() -> None:
+    legacy = (
+        "import numpy as np\nimport pandas as pd\n"
+        "from sklearn.cross_validation import train_test_split\n"
+        "df = pd.DataFrame({'a': [1.0, None, 3.0], 'b': [4, 5, 6]})\n"
+        "df = df.fillna(method='ffill')\n"
+        "X = df.ix[:, ['a']].as_matrix().astype(np.float)\n"
+        "y = df.ix[:, 'b'].values.astype(np.int)\n"
+        "X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=1, random_state=0)\n"
+        "result = (X_tr.dtype == np.float64, y_tr.dtype == np.int64, float(X.sum()))\n"
+    )
+    fix = RulesFixer(all_rules()).propose(request(notebook(legacy)))
+    assert fix.proposal is not None
+    source = fix.proposal.notebook.cells[1].source
+    for gone in ("cross_validation", "fillna(method", ".ix[", "as_matrix", "np.float)", "np.int)"):
+        assert gone not in source
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    assert namespace["result"] == (True, True, 5.0)
+    assert "pandas.ix-indexer (cell 1)" in fix.proposal.summary
+
+
+def test_nothing_to_do_says_so() -> None:
+    fix = RulesFixer(all_rules()).propose(request(notebook("import math\nx = math.pi")))
+    assert fix.proposal is None and fix.note == "no rule applies"
