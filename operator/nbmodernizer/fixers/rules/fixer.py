@@ -9,6 +9,7 @@ from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.rules.cells import import_aliases
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Rule
+from nbmodernizer.fixers.rules.text_tools import lenient_import_aliases
 from nbmodernizer.notebook import copy_notebook
 from nbmodernizer.status import FixType
 
@@ -102,8 +103,10 @@ class RulesFixer:
     def propose(self, request: FixRequest) -> FixAttempt:
         notebook = copy_notebook(request.notebook)
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+        sources = [notebook.cells[i].source for i in code]
         context = RuleContext(
-            aliases=import_aliases(notebook.cells[i].source for i in code),
+            # cells in Python 2 syntax do not parse: read their imports from the text
+            aliases={**lenient_import_aliases(sources), **import_aliases(sources)},
             gpu_available=request.execution.gpus > 0,
             input_dir=request.input_dir,
         )
