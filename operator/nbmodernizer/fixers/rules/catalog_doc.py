@@ -32,7 +32,8 @@ def markdown(rules: Sequence[Rule]) -> str:
         lines += [f"## {library}", "", "| rule | since | kind | what | symptom | probe |"]
         lines.append("|---|---|---|---|---|---|")
         for rule in group:
-            symptom = "; ".join(f"`{s.ename}`" for s in rule.symptoms) or "—"
+            names = dict.fromkeys(s.ename for s in rule.symptoms)  # unique, in order
+            symptom = "; ".join(f"`{name}`" for name in names) or "—"
             probe = "yes" if rule.gone is not None else "reactive only"
             lines.append(
                 f"| `{rule.id}` | {_cell(rule.changed_in)} | {rule.kind.value} "
