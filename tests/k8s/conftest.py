@@ -1,0 +1,12 @@
+"""Register the Kubernetes harness's fixtures for the tests under tests/k8s/."""
+
+from tests.k8s.fixtures import (  # noqa: F401
+    k8s_api,
+    k8s_emulator,
+    k8s_server,
+    kopf_operator,
+    kube_tools,
+    kubectl,
+    kubelet,
+    real_cluster,
+)

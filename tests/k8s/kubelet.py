@@ -1,0 +1,560 @@
+"""A test-side "kubelet": it runs the emulator's Jobs as local processes.
+
+There are no nodes behind the emulator, so nothing would ever run a Job. :class:`Kubelet`
+polls the Jobs, and for each new, unsuspended, unfinished one runs its first container's
+``command`` + ``args`` locally (``$(VAR)`` expanded, ``python`` mapped to this interpreter)
+with the container's ``env``/``envFrom`` (literal values, Secret and ConfigMap keys, the pod's
+name and namespace) merged over a base environment, one thread per Job, and writes the Job's
+``.status`` back as the Job controller of Kubernetes 1.31+ does::
+
+    running     active: 1, ready: 0, startTime
+    exit 0      succeeded: 1, completionTime, conditions SuccessCriteriaMet + Complete
+    exit != 0   retried up to spec.backoffLimit (default 6), then failed: N and
+                conditions FailureTarget + Failed, reason BackoffLimitExceeded
+    too long    past spec.activeDeadlineSeconds: killed, FailureTarget + Failed,
+                reason DeadlineExceeded
+    suspended   spec.suspend: true is not started (condition Suspended) until unsuspended
+
+It also creates a Pod per attempt (labels ``job-name``, ``controller-uid``, an owner
+reference to the Job; phase and container exit code) and, against the emulator, serves the
+output at ``pods/<name>/log``. With ``instant=True`` nothing runs: every Job is marked
+succeeded (or failed, per ``instant_exit_code``) in one status patch, for benchmarks.
+
+Not emulated: parallelism/completions above 1, pod failure policies, success policies,
+backoff delays between retries, suspending a running Job, images, volumes, resources.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import dataclasses
+import datetime
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from tests.k8s.client import ApiError, K8sApi
+from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
+
+DEFAULT_EXECUTABLES = {"python": sys.executable, "python3": sys.executable}
+_VAR_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def expand(text: str, env: Mapping[str, str]) -> str:
+    """Kubernetes' ``$(VAR)`` expansion: known variables expand, ``$$`` escapes, rest stays."""
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(0) == "$$":
+            return "$"
+        name = m.group(1)
+        return env[name] if name in env else m.group(0)
+
+    return _VAR_REF.sub(sub, text)
+
+
+def condition(type_: str, reason: str, message: str, status: str = "True") -> dict[str, str]:
+    now = _now()
+    return {
+        "type": type_,
+        "status": status,
+        "reason": reason,
+        "message": message,
+        "lastProbeTime": now,
+        "lastTransitionTime": now,
+    }
+
+
+def is_finished(job: Mapping[str, Any]) -> bool:
+    conditions = (job.get("status") or {}).get("conditions") or []
+    return any(c["type"] in ("Complete", "Failed") and c["status"] == "True" for c in conditions)
+
+
+class PodNotReadyError(Exception):
+    """The pod cannot start yet (e.g. a referenced Secret does not exist)."""
+
+
+@dataclasses.dataclass
+class JobRun:
+    """One attempt (one "pod") of one Job."""
+
+    namespace: str
+    job: str
+    pod: str
+    argv: list[str]
+    env: dict[str, str]  # the container's own variables, not the base environment
+    exit_code: int | None = None  # None while running or when killed by stop()
+    reason: str = ""  # Completed, Error, DeadlineExceeded, Killed
+    output: str = ""  # stdout and stderr, interleaved
+    started: float = dataclasses.field(default_factory=time.monotonic)
+    finished: float | None = None
+
+
+class Kubelet:
+    """Run the Jobs of the API (all namespaces unless ``namespace``) as local processes.
+
+    ``base_env``: the environment under the containers' variables (default: ``os.environ``);
+    ``executables``: ``argv[0]`` replacements (default: ``python``/``python3`` -> this
+    interpreter); ``cwd``: the working directory when the container's ``workingDir`` does
+    not exist here; ``echo``: print each run's output to stderr (for debugging).
+    """
+
+    def __init__(
+        self,
+        api: K8sApi,
+        *,
+        namespace: str | None = None,
+        base_env: Mapping[str, str] | None = None,
+        executables: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+        instant: bool = False,
+        instant_exit_code: Callable[[Mapping[str, Any]], int] | None = None,
+        create_pods: bool = True,
+        poll_interval: float = 0.05,
+        echo: bool = False,
+    ) -> None:
+        self.api = api
+        self.namespace = namespace
+        self.base_env = dict(os.environ if base_env is None else base_env)
+        self.executables = dict(DEFAULT_EXECUTABLES if executables is None else executables)
+        self.cwd = cwd
+        self.instant = instant
+        self.instant_exit_code = instant_exit_code
+        self.create_pods = create_pods
+        self.poll_interval = poll_interval
+        self.echo = echo
+        self.runs: list[JobRun] = []
+        self.errors: list[str] = []  # failures of the kubelet itself (API errors...)
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._workers: dict[str, threading.Thread] = {}  # by the Job's uid
+        self._cancelled: set[str] = set()
+        self._handled: set[str] = set()  # uids started or found finished
+        self._suspended: set[str] = set()
+        self._procs: dict[str, subprocess.Popen[str]] = {}
+
+    # ------------------------------------------------------------------------- lifecycle
+
+    def start(self) -> Self:
+        self._thread = threading.Thread(target=self._poll, name="kubelet", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 10) -> None:
+        """Stop polling and kill what runs (as a dying node would: no status is written)."""
+        self._stopping.set()
+        with self._lock:
+            self._cancelled.update(self._workers)
+            procs = list(self._procs.values())
+        for proc in procs:
+            _kill(proc)
+        if self._thread is not None:
+            self._thread.join(timeout)
+        for worker in list(self._workers.values()):
+            worker.join(timeout)
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------------- queries
+
+    def runs_of(self, job: str) -> list[JobRun]:
+        with self._lock:
+            return [run for run in self.runs if run.job == job]
+
+    @property
+    def active(self) -> int:
+        """How many Jobs run right now."""
+        with self._lock:
+            return len(self._workers)
+
+    # ------------------------------------------------------------------------- polling
+
+    def _poll(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._sync()
+            except Exception as e:  # keep polling: the API may be restarting
+                self.errors.append(f"poll: {e!r}")
+            self._stopping.wait(self.poll_interval)
+
+    def _sync(self) -> None:
+        jobs = self.api.list(JOBS, self.namespace, all_namespaces=self.namespace is None)
+        seen = set()
+        for job in jobs:
+            uid = job["metadata"]["uid"]
+            seen.add(uid)
+            if uid in self._handled:
+                continue
+            if is_finished(job):
+                self._handled.add(uid)
+            elif (job.get("spec") or {}).get("suspend"):
+                self._mark_suspended(job)
+            elif self.instant:
+                self._handled.add(uid)
+                self._finish_instantly(job)
+            else:
+                self._handled.add(uid)
+                worker = threading.Thread(
+                    target=self._run_job, args=(job,), name=f"job-{job['metadata']['name']}"
+                )
+                with self._lock:
+                    self._workers[uid] = worker
+                worker.start()
+        with self._lock:
+            gone = [uid for uid in self._workers if uid not in seen]
+            self._cancelled.update(gone)
+            procs = [self._procs[uid] for uid in gone if uid in self._procs]
+        for proc in procs:  # the Job was deleted: its pod goes too
+            _kill(proc)
+
+    def _mark_suspended(self, job: Mapping[str, Any]) -> None:
+        uid = job["metadata"]["uid"]
+        if uid in self._suspended:
+            return
+        self._suspended.add(uid)
+        conditions = list((job.get("status") or {}).get("conditions") or [])
+        conditions.append(condition("Suspended", "JobSuspended", "Job suspended"))
+        self._patch_job(job, {"conditions": conditions})
+
+    def _patch_job(self, job: Mapping[str, Any], status: Mapping[str, Any]) -> bool:
+        meta = job["metadata"]
+        try:
+            self.api.patch_status(JOBS, meta["name"], status, namespace=meta["namespace"])
+        except ApiError as e:
+            if e.status == 404:
+                return False  # deleted meanwhile
+            raise
+        return True
+
+    def _finish_instantly(self, job: Mapping[str, Any]) -> None:
+        meta = job["metadata"]
+        code = self.instant_exit_code(job) if self.instant_exit_code else 0
+        run = JobRun(meta["namespace"], meta["name"], "", [], {}, exit_code=code)
+        run.reason, run.finished = ("Completed" if code == 0 else "Error"), run.started
+        with self._lock:
+            self.runs.append(run)
+        started = _now()
+        conditions = list((job.get("status") or {}).get("conditions") or [])
+        if code == 0:
+            self._patch_job(job, self._succeeded(conditions, started))
+        else:
+            self._patch_job(job, self._failed(conditions, started, 1, "BackoffLimitExceeded"))
+
+    # ------------------------------------------------------------------------- one Job
+
+    def _run_job(self, job: dict[str, Any]) -> None:
+        uid = job["metadata"]["uid"]
+        try:
+            self._attempts(job)
+        except Exception as e:
+            self.errors.append(f"job {job['metadata']['name']}: {e!r}")
+        finally:
+            with self._lock:
+                self._workers.pop(uid, None)
+                self._procs.pop(uid, None)
+
+    def _attempts(self, job: dict[str, Any]) -> None:
+        meta, spec = job["metadata"], job.get("spec") or {}
+        uid = meta["uid"]
+        deadline_s = spec.get("activeDeadlineSeconds")
+        deadline = time.monotonic() + float(deadline_s) if deadline_s else None
+        backoff_limit = int(spec.get("backoffLimit", 6))
+        started = _now()
+        conditions = [
+            c if c["type"] != "Suspended" else condition("Suspended", "JobResumed",
+                                                          "Job resumed", status="False")
+            for c in (job.get("status") or {}).get("conditions") or []
+        ]  # fmt: skip
+        start = {"startTime": started, "active": 1, "ready": 0, "terminating": 0}
+        if not self._patch_job(
+            job, {**start, "uncountedTerminatedPods": {}, "conditions": conditions or None}
+        ):
+            return
+        failed = 0
+        while True:
+            run = self._attempt(job, deadline)
+            if run is None or uid in self._cancelled:
+                return
+            if run.reason == "DeadlineExceeded":
+                self._patch_job(
+                    job, self._failed(conditions, started, failed + 1, "DeadlineExceeded")
+                )
+                return
+            if run.exit_code == 0:
+                self._patch_job(job, self._succeeded(conditions, started))
+                return
+            failed += 1
+            if failed > backoff_limit:
+                self._patch_job(
+                    job, self._failed(conditions, started, failed, "BackoffLimitExceeded")
+                )
+                return
+            if not self._patch_job(job, {"failed": failed}):
+                return
+
+    def _succeeded(self, conditions: list[dict[str, str]], started: str) -> dict[str, Any]:
+        message = "Reached expected number of succeeded pods"
+        return {
+            "active": None,
+            "ready": 0,
+            "succeeded": 1,
+            "startTime": started,
+            "completionTime": _now(),
+            "conditions": [
+                *conditions,
+                condition("SuccessCriteriaMet", "CompletionsReached", message),
+                condition("Complete", "CompletionsReached", message),
+            ],
+        }
+
+    def _failed(
+        self, conditions: list[dict[str, str]], started: str, failed: int, reason: str
+    ) -> dict[str, Any]:
+        message = {
+            "DeadlineExceeded": "Job was active longer than specified deadline",
+            "BackoffLimitExceeded": "Job has reached the specified backoff limit",
+        }[reason]
+        return {
+            "active": None,
+            "ready": 0,
+            "failed": failed,
+            "startTime": started,
+            "conditions": [
+                *conditions,
+                condition("FailureTarget", reason, message),
+                condition("Failed", reason, message),
+            ],
+        }
+
+    def _attempt(self, job: Mapping[str, Any], deadline: float | None) -> JobRun | None:
+        """Run one pod of the Job; None when the Job or the kubelet went away."""
+        meta = job["metadata"]
+        ns, name, uid = meta["namespace"], meta["name"], meta["uid"]
+        template = (job.get("spec") or {}).get("template") or {}
+        container = ((template.get("spec") or {}).get("containers") or [{}])[0]
+        pod = f"{name}-{''.join(secrets.choice('bcdfghjklmnpqrstvwxz2456789') for _ in range(5))}"
+        pod_uid = self._create_pod(job, template, pod) if self.create_pods else None
+        pod_created = pod_uid is not None
+
+        # The environment: wait (as a pod in CreateContainerConfigError does) for what is missing.
+        while True:
+            try:
+                env = self._container_env(container, ns, pod, pod_uid or uid)
+                break
+            except PodNotReadyError:
+                if uid in self._cancelled:
+                    return None
+                if deadline is not None and time.monotonic() > deadline:
+                    run = JobRun(ns, name, pod, [], {}, reason="DeadlineExceeded")
+                    with self._lock:
+                        self.runs.append(run)
+                    return run
+                time.sleep(self.poll_interval)
+
+        if uid in self._cancelled:
+            return None
+        argv = [
+            expand(a, env)
+            for a in [*(container.get("command") or []), *(container.get("args") or [])]
+        ]
+        if argv and argv[0] in self.executables:
+            argv[0] = self.executables[argv[0]]
+        run = JobRun(ns, name, pod, argv, env)
+        with self._lock:
+            self.runs.append(run)
+        if pod_created:
+            self._pod_status(ns, pod, container, "Running")
+
+        working_dir = container.get("workingDir")
+        cwd = working_dir if working_dir and Path(working_dir).is_dir() else self.cwd
+        try:
+            proc = subprocess.Popen(
+                argv or ["false"],
+                env={**self.base_env, **env},
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                start_new_session=True,
+            )
+        except OSError as e:  # e.g. no such executable: the container fails to start
+            run.exit_code, run.reason, run.output = 128, "StartError", str(e)
+        else:
+            with self._lock:
+                self._procs[uid] = proc
+            self._wait(proc, run, uid, deadline)
+        run.finished = time.monotonic()
+        if self.echo:
+            print(
+                f"--- {ns}/{pod} ({run.reason}, exit {run.exit_code}):\n{run.output}",
+                file=sys.stderr,
+            )
+        if pod_created:
+            self._pod_status(
+                ns, pod, container, "Succeeded" if run.exit_code == 0 else "Failed", run
+            )
+            if self.api.server is not None:
+                self.api.server.set_pod_log(ns, pod, run.output)
+        if run.reason == "Killed":
+            return None
+        return run
+
+    def _wait(
+        self, proc: subprocess.Popen[str], run: JobRun, uid: str, deadline: float | None
+    ) -> None:
+        chunks: list[str] = []
+        while True:
+            timeout = 0.2 if deadline is None else max(0.0, min(0.2, deadline - time.monotonic()))
+            try:
+                out, _ = proc.communicate(timeout=timeout)
+                chunks.append(out or "")
+                if uid in self._cancelled or self._stopping.is_set():
+                    run.reason = "Killed"  # by _sync() or stop(), before we noticed
+                else:
+                    run.exit_code = proc.returncode
+                    run.reason = "Completed" if proc.returncode == 0 else "Error"
+                break
+            except subprocess.TimeoutExpired:
+                killed = uid in self._cancelled or self._stopping.is_set()
+                late = deadline is not None and time.monotonic() >= deadline
+                if killed or late:
+                    _kill(proc)
+                    out, _ = proc.communicate()
+                    chunks.append(out or "")
+                    run.reason = "Killed" if killed else "DeadlineExceeded"
+                    run.exit_code = None if killed else proc.returncode
+                    break
+        run.output = "".join(chunks)
+
+    # ------------------------------------------------------------------------- env & pods
+
+    def _container_env(
+        self, container: Mapping[str, Any], ns: str, pod: str, uid: str
+    ) -> dict[str, str]:
+        env: dict[str, str] = {}
+        for source in container.get("envFrom") or []:
+            prefix = source.get("prefix", "")
+            for kind, res in (("secretRef", SECRETS), ("configMapRef", CONFIGMAPS)):
+                if kind in source:
+                    ref = source[kind]
+                    obj = self.api.find(res, ref["name"], ns)
+                    if obj is None:
+                        if ref.get("optional"):
+                            continue
+                        raise PodNotReadyError(f"{kind} {ref['name']!r} not found")
+                    for key, value in (obj.get("data") or {}).items():
+                        env[prefix + key] = _b64(value) if res == SECRETS else str(value)
+        fields = {"metadata.name": pod, "metadata.namespace": ns, "metadata.uid": uid,
+                  "spec.nodeName": "kmock-kubelet", "status.podIP": "127.0.0.1"}  # fmt: skip
+        for item in container.get("env") or []:
+            name = item["name"]
+            if "value" in item:
+                env[name] = expand(str(item["value"]), env)
+                continue
+            source = item.get("valueFrom") or {}
+            if "fieldRef" in source:
+                env[name] = fields.get(source["fieldRef"].get("fieldPath", ""), "")
+                continue
+            for kind, res in (("secretKeyRef", SECRETS), ("configMapKeyRef", CONFIGMAPS)):
+                if kind in source:
+                    ref = source[kind]
+                    obj = self.api.find(res, ref["name"], ns)
+                    data = (obj or {}).get("data") or {}
+                    if ref["key"] in data:
+                        value = data[ref["key"]]
+                        env[name] = _b64(value) if res == SECRETS else str(value)
+                    elif not ref.get("optional"):
+                        raise PodNotReadyError(f"{kind} {ref['name']}/{ref['key']} not found")
+                    break
+            else:
+                env.setdefault(name, "")
+        return env
+
+    def _create_pod(
+        self, job: Mapping[str, Any], template: Mapping[str, Any], pod: str
+    ) -> str | None:
+        """Create the Pod object; its uid, or None if that failed."""
+        meta = job["metadata"]
+        labels = {
+            **((template.get("metadata") or {}).get("labels") or {}),
+            "batch.kubernetes.io/controller-uid": meta["uid"],
+            "batch.kubernetes.io/job-name": meta["name"],
+            "controller-uid": meta["uid"],
+            "job-name": meta["name"],
+        }
+        body = {
+            "metadata": {
+                "name": pod,
+                "namespace": meta["namespace"],
+                "labels": labels,
+                "ownerReferences": [{
+                    "apiVersion": "batch/v1", "kind": "Job", "name": meta["name"],
+                    "uid": meta["uid"], "controller": True, "blockOwnerDeletion": True}],
+            },
+            "spec": {**(template.get("spec") or {}), "nodeName": "kmock-kubelet"},
+        }  # fmt: skip
+        try:
+            created = self.api.create(PODS, body, meta["namespace"])
+        except ApiError as e:
+            self.errors.append(f"pod {pod}: {e}")
+            return None
+        return str(created["metadata"].get("uid", ""))
+
+    def _pod_status(
+        self, ns: str, pod: str, container: Mapping[str, Any], phase: str, run: JobRun | None = None
+    ) -> None:
+        name = container.get("name", "main")
+        if run is None:
+            state: dict[str, Any] = {"running": {"startedAt": _now()}}
+        else:
+            state = {"terminated": {"exitCode": run.exit_code if run.exit_code is not None else 137,
+                                    "reason": run.reason, "finishedAt": _now()}}  # fmt: skip
+        status = {
+            "phase": phase,
+            "startTime": _now() if run is None else None,
+            "containerStatuses": [
+                {"name": name, "ready": run is None, "started": run is None, "state": state,
+                 "image": container.get("image", ""), "restartCount": 0}],
+        }  # fmt: skip
+        if run is not None:
+            del status["startTime"]
+        try:
+            self.api.patch_status(PODS, pod, status, namespace=ns)
+        except ApiError as e:
+            if e.status != 404:
+                self.errors.append(f"pod {pod} status: {e}")
+
+
+def _b64(value: str) -> str:
+    return base64.b64decode(value).decode()
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is not None:
+        return  # already reaped: its pid (and group) may belong to someone else by now
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)

@@ -1,0 +1,189 @@
+"""The test kubelet: Jobs run as local processes and get the statuses Kubernetes writes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.k8s.client import K8sApi, wait_until
+from tests.k8s.emulator import EmulatorServer
+from tests.k8s.kopf_process import isolated_env
+from tests.k8s.kubelet import Kubelet
+from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
+
+
+def job(
+    name: str, command: list[str], *, args: Any = None, env: Any = None, **spec: Any
+) -> dict[str, Any]:
+    container = {"name": "main", "image": "python:3.12", "command": command, "env": env or []}
+    if args is not None:
+        container["args"] = args
+    pod_spec = {"restartPolicy": "Never", "containers": [container]}
+    return {
+        "metadata": {"name": name, "labels": {"app": "test"}},
+        "spec": {"backoffLimit": 0, **spec, "template": {"spec": pod_spec}},
+    }
+
+
+def status_of(api: K8sApi, name: str) -> dict[str, Any]:
+    return api.get(JOBS, name).get("status") or {}
+
+
+def finished(obj: dict[str, Any]) -> bool:
+    conditions = (obj.get("status") or {}).get("conditions") or []
+    return any(c["type"] in ("Complete", "Failed") and c["status"] == "True" for c in conditions)
+
+
+def conditions(obj: dict[str, Any]) -> list[tuple[str, str, str]]:
+    found = (obj.get("status") or {}).get("conditions") or []
+    return [(c["type"], c["status"], c["reason"]) for c in found]
+
+
+@pytest.fixture
+def api(k8s_emulator: EmulatorServer, k8s_api: K8sApi) -> K8sApi:
+    return k8s_api  # the kubelet only ever runs against the emulator
+
+
+@pytest.fixture
+def kubelet(api: K8sApi) -> Iterator[Kubelet]:
+    with Kubelet(api, base_env=isolated_env(api.kubeconfig, {"FROM_BASE": "base"})) as running:
+        yield running
+    assert not running.errors
+
+
+def test_success_env_pods_and_logs(api: K8sApi, kubelet: Kubelet) -> None:
+    api.create(SECRETS, {"metadata": {"name": "creds"}, "stringData": {"token": "s3cr3t"}})
+    api.create(CONFIGMAPS, {"metadata": {"name": "cfg"}, "data": {"mode": "fast"}})
+    env = [
+        {"name": "GREETING", "value": "hello"},
+        {"name": "PHRASE", "value": "$(GREETING) world"},
+        {"name": "TOKEN", "valueFrom": {"secretKeyRef": {"name": "creds", "key": "token"}}},
+        {"name": "MODE", "valueFrom": {"configMapKeyRef": {"name": "cfg", "key": "mode"}}},
+        {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+    ]
+    script = "import os; print(*(os.environ[k] for k in ['PHRASE','TOKEN','MODE','FROM_BASE']))"
+    api.create(JOBS, job("ok", ["python", "-c"], args=[script, "$(GREETING)"], env=env))
+
+    done = api.wait_for(JOBS, "ok", finished)
+
+    status = done["status"]
+    assert status["succeeded"] == 1 and "active" not in status
+    assert status["startTime"] <= status["completionTime"]
+    assert conditions(done) == [
+        ("SuccessCriteriaMet", "True", "CompletionsReached"),
+        ("Complete", "True", "CompletionsReached"),
+    ]
+    [run] = kubelet.runs_of("ok")
+    assert run.output == "hello world s3cr3t fast base\n"
+    assert run.argv[1:] == ["-c", script, "hello"]
+    [pod] = api.list(PODS, label_selector="job-name=ok")
+    assert run.env["POD"] == pod["metadata"]["name"]
+    assert pod["metadata"]["ownerReferences"][0]["uid"] == done["metadata"]["uid"]
+    assert pod["status"]["phase"] == "Succeeded"
+    assert pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"] == 0
+    log = api.request("GET", PODS.path("default", pod["metadata"]["name"], "log"))
+    assert log == "hello world s3cr3t fast base\n"
+
+
+def test_failure_is_retried_up_to_the_backoff_limit(api: K8sApi, kubelet: Kubelet) -> None:
+    api.create(JOBS, job("bad", ["python", "-c", "raise SystemExit(3)"], backoffLimit=1))
+
+    done = api.wait_for(JOBS, "bad", finished)
+
+    assert done["status"]["failed"] == 2 and "completionTime" not in done["status"]
+    assert conditions(done) == [
+        ("FailureTarget", "True", "BackoffLimitExceeded"),
+        ("Failed", "True", "BackoffLimitExceeded"),
+    ]
+    assert [r.exit_code for r in kubelet.runs_of("bad")] == [3, 3]
+
+
+def test_deadline_kills_the_process(api: K8sApi, kubelet: Kubelet) -> None:
+    started = time.monotonic()
+    api.create(JOBS, job("slow", ["sleep", "30"], activeDeadlineSeconds=1))
+
+    done = api.wait_for(JOBS, "slow", finished, timeout=10)
+
+    assert time.monotonic() - started < 5
+    assert conditions(done)[-1] == ("Failed", "True", "DeadlineExceeded")
+    assert kubelet.runs_of("slow")[0].reason == "DeadlineExceeded"
+
+
+def test_suspended_jobs_wait_until_resumed(api: K8sApi, kubelet: Kubelet) -> None:
+    api.create(JOBS, job("later", ["true"], suspend=True))
+    wait_until(lambda: conditions(api.get(JOBS, "later")), what="the Suspended condition")
+    time.sleep(0.3)
+    assert kubelet.runs_of("later") == [] and "startTime" not in status_of(api, "later")
+
+    api.patch(JOBS, "later", {"spec": {"suspend": False}})
+
+    done = api.wait_for(JOBS, "later", finished)
+    assert conditions(done)[0] == ("Suspended", "False", "JobResumed")
+    assert conditions(done)[-1] == ("Complete", "True", "CompletionsReached")
+
+
+def test_missing_secrets_hold_the_pod_until_they_appear(api: K8sApi, kubelet: Kubelet) -> None:
+    env = [{"name": "T", "valueFrom": {"secretKeyRef": {"name": "late", "key": "t"}}}]
+    api.create(JOBS, job("waits", ["python", "-c", "import os; print(os.environ['T'])"], env=env))
+    api.wait_for(JOBS, "waits", lambda j: (j.get("status") or {}).get("active") == 1)
+    time.sleep(0.3)
+    assert kubelet.runs_of("waits") == []
+
+    api.create(SECRETS, {"metadata": {"name": "late"}, "stringData": {"t": "now"}})
+
+    api.wait_for(JOBS, "waits", finished)
+    assert kubelet.runs_of("waits")[0].output == "now\n"
+
+
+def test_jobs_run_concurrently(api: K8sApi, kubelet: Kubelet) -> None:
+    for i in range(3):
+        api.create(JOBS, job(f"par-{i}", ["python", "-c", "import time; time.sleep(1)"]))
+
+    for i in range(3):
+        api.wait_for(JOBS, f"par-{i}", finished)
+
+    runs = [kubelet.runs_of(f"par-{i}")[0] for i in range(3)]
+    assert max(r.started for r in runs) < min(r.finished or 0 for r in runs)
+
+
+def test_deleting_a_running_job_kills_it(api: K8sApi, kubelet: Kubelet) -> None:
+    api.create(JOBS, job("doomed", ["sleep", "30"]))
+    wait_until(lambda: kubelet.runs_of("doomed"), what="the Job's process to start")
+
+    api.delete(JOBS, "doomed", propagation="Background")
+
+    wait_until(lambda: kubelet.active == 0, timeout=5, what="the process to be killed")
+    assert kubelet.runs_of("doomed")[0].reason == "Killed"
+    assert api.list(PODS, label_selector="job-name=doomed") == []
+
+
+def test_stop_kills_running_jobs_without_writing_statuses(api: K8sApi) -> None:
+    kubelet = Kubelet(api).start()
+    api.create(JOBS, job("cut", ["sleep", "30"]))
+    wait_until(lambda: kubelet.runs_of("cut"), what="the Job's process to start")
+
+    kubelet.stop()
+
+    assert kubelet.active == 0 and kubelet.runs_of("cut")[0].reason == "Killed"
+    assert status_of(api, "cut")["active"] == 1
+
+
+def test_instant_mode_completes_jobs_without_running_them(api: K8sApi) -> None:
+    def exit_code(job: Any) -> int:
+        return 1 if job["metadata"]["name"] == "fast-3" else 0
+
+    with Kubelet(api, instant=True, instant_exit_code=exit_code) as kubelet:
+        started = time.monotonic()
+        for i in range(20):
+            api.create(JOBS, job(f"fast-{i}", ["sleep", "30"]))
+        done = [api.wait_for(JOBS, f"fast-{i}", finished) for i in range(20)]
+        elapsed = time.monotonic() - started
+
+    assert elapsed < 10
+    assert [d["status"].get("succeeded") for d in done].count(1) == 19
+    assert conditions(done[3])[-1] == ("Failed", "True", "BackoffLimitExceeded")
+    assert all(run.argv == [] for run in kubelet.runs) and len(kubelet.runs) == 20
+    assert api.list(PODS) == []
