@@ -103,6 +103,12 @@ class Operator:
 def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     registry = kopf.OperatorRegistry()
 
+    @kopf.on.login(registry=registry)
+    def login(**kwargs: Any) -> kopf.ConnectionInfo | None:
+        """In-cluster service account first, then the kubeconfig (as the kubernetes client)."""
+        info: kopf.ConnectionInfo | None = kopf.login_via_client(**kwargs)
+        return info
+
     @kopf.on.startup(registry=registry)
     async def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
         settings.posting.level = logging.WARNING

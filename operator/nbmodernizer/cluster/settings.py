@@ -14,6 +14,7 @@
 | --workers               | NBMOD_WORKERS                 | 8 (modernizations handled at once)|
 | --store-retries         | NBMOD_STORE_RETRIES           | 5 (S3 failures before Failed)    |
 | --retry-seconds         | NBMOD_RETRY_SECONDS           | 30                               |
+| --deadline-margin-seconds | NBMOD_DEADLINE_MARGIN_SECONDS | 120 (added to timeout x runs) |
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class OperatorSettings:
     workers: int = 8
     store_retries: int = 5
     retry_seconds: float = 30.0
+    deadline_margin_seconds: int = 120
 
     def jobs(self) -> JobSettings:
         return JobSettings(
@@ -49,6 +51,7 @@ class OperatorSettings:
             s3_credentials_secret=self.s3_secret,
             s3_prefix=self.s3_prefix,
             s3_endpoint_url=self.s3_endpoint,
+            deadline_margin_seconds=self.deadline_margin_seconds,
         )
 
 
@@ -66,6 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int)
     parser.add_argument("--store-retries", type=int)
     parser.add_argument("--retry-seconds", type=float)
+    parser.add_argument("--deadline-margin-seconds", type=int)
 
 
 class SettingsError(ValueError):
@@ -118,6 +122,14 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         workers=int(_number(args.workers, "NBMOD_WORKERS", 8, "--workers")),
         store_retries=int(_number(args.store_retries, "NBMOD_STORE_RETRIES", 5, "--store-retries")),
         retry_seconds=_number(args.retry_seconds, "NBMOD_RETRY_SECONDS", 30.0, "--retry-seconds"),
+        deadline_margin_seconds=int(
+            _number(
+                args.deadline_margin_seconds,
+                "NBMOD_DEADLINE_MARGIN_SECONDS",
+                120,
+                "--deadline-margin-seconds",
+            )
+        ),
     )
     if settings.max_concurrent_jobs < 1 or settings.workers < 1:
         raise SettingsError("--max-concurrent-jobs and --workers must be at least 1")

@@ -1,0 +1,159 @@
+"""The real nbmodernizer operator in the harness: `nbmod operator` as a separate process, S3
+on moto's server, and runner Jobs executed by the test kubelet through a pod shim."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import textwrap
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.k8s.client import K8sApi
+from tests.k8s.kopf_process import KopfProcess, isolated_env
+from tests.k8s.kubelet import Kubelet
+from tests.k8s.resources import NBMS, SECRETS
+from tests.s3server import S3Bucket
+
+S3_SECRET = "nbmodernizer-s3"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class NbmodOperator(KopfProcess):
+    """`nbmod operator -n <namespace> <flags>`: the product's own command line."""
+
+    @property
+    def argv(self) -> list[str]:
+        scope = ["-A"] if self.namespace is None else ["-n", self.namespace]
+        return [sys.executable, "-m", "nbmodernizer.cli", "operator", *scope, *self.args]
+
+
+def pod_shim(folder: Path) -> Path:
+    """An executable standing in for the runner image's `nbmod`: it gives each pod its own
+    emptyDir-like `/kaggle/working` and `/kaggle/input` (the kubelet mounts no volumes)."""
+    shim = folder / "nbmod-in-pod"
+    shim.write_text(
+        textwrap.dedent(
+            f"""\
+            #!{sys.executable}
+            import sys, tempfile
+            pod = tempfile.mkdtemp(prefix="pod-")
+            argv = sys.argv[1:]
+            for flag in ("--working-dir", "--input-dir"):
+                if flag in argv:
+                    argv[argv.index(flag) + 1] = pod + argv[argv.index(flag) + 1]
+            from nbmodernizer.cli import main
+            sys.exit(main(argv))
+            """
+        )
+    )
+    shim.chmod(0o755)
+    return shim
+
+
+@pytest.fixture
+def s3_secret(k8s_api: K8sApi) -> None:
+    """The Secret the runner pods read their S3 credentials from (moto takes any)."""
+    k8s_api.create(
+        SECRETS,
+        {
+            "metadata": {"name": S3_SECRET},
+            "stringData": {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"},
+        },
+    )
+
+
+@pytest.fixture
+def runner_kubelet(k8s_api: K8sApi, tmp_path: Path, s3_secret: None) -> Iterator[Kubelet]:
+    """The test kubelet, running Jobs' `nbmod` through the pod shim."""
+    shim = pod_shim(tmp_path)
+    base = isolated_env(k8s_api.kubeconfig)
+    with Kubelet(k8s_api, base_env=base, executables={"nbmod": str(shim)}) as kubelet:
+        yield kubelet
+    if kubelet.errors:
+        print("Kubelet errors:", *kubelet.errors, sep="\n  ")
+
+
+OperatorStarter = Callable[..., NbmodOperator]
+
+
+@pytest.fixture
+def nbmod_operator(
+    k8s_api: K8sApi, s3_bucket: S3Bucket, tmp_path: Path
+) -> Iterator[OperatorStarter]:
+    """Start `nbmod operator` processes on the test's namespace; all stopped at teardown."""
+    made: list[NbmodOperator] = []
+
+    def start(
+        *flags: str, env: Mapping[str, str] | None = None, endpoint: str | None = None
+    ) -> NbmodOperator:
+        settings = {
+            "--s3-bucket": s3_bucket.name,
+            "--s3-prefix": "runs",
+            "--s3-endpoint": endpoint or s3_bucket.endpoint,
+            "--s3-secret": S3_SECRET,
+            "--runner-image": "nbmodernizer-runner:test",
+            "--metrics-port": "0",
+            "--health-port": "0",
+            "--retry-seconds": "0.5",
+        }
+        args: list[str] = []
+        for flag, value in settings.items():
+            if flag not in flags:
+                args += [flag, value]
+        process = NbmodOperator(
+            Path("nbmod"),
+            kubeconfig=k8s_api.kubeconfig,
+            namespace=k8s_api.namespace,
+            log_path=tmp_path / f"nbmod-operator-{len(made)}.log",
+            env={**{k: v for k, v in os.environ.items() if k.startswith("AWS_")}, **(env or {})},
+            args=[*args, *flags],
+        )
+        made.append(process)
+        return process.start()
+
+    yield start
+    for process in made:
+        process.stop()
+    for process in made:
+        print(f"===== {process.log_path.name} (exit {process.returncode}):")
+        print(process.output()[-8000:])
+
+
+def status_of(obj: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(obj.get("status") or {})
+
+
+def finished(obj: Mapping[str, Any]) -> bool:
+    return status_of(obj).get("phase") in ("Succeeded", "Failed")
+
+
+def wait_finished(
+    api: K8sApi, name: str, operator: KopfProcess, timeout: float = 240
+) -> dict[str, Any]:
+    """Wait for the modernization to finish; fail at once if the operator process died."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        found = api.find(NBMS, name)
+        if found is not None and finished(found):
+            return found
+        if not operator.running:
+            raise AssertionError(
+                f"the operator exited ({operator.returncode}) before {name} finished"
+            )
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"{name} did not finish in {timeout}s; last status: {status_of(found or {})}"
+            )
+        time.sleep(0.1)
