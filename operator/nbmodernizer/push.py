@@ -50,7 +50,7 @@ def push(spec_path: Path, to: str, client: Any | None = None) -> dict[str, Any]:
     root = "/".join(p for p in (prefix.strip("/"), resource.metadata.name) if p)
     client = client if client is not None else s3_client()
     base = spec_path.resolve().parent
-    pushed = copy.deepcopy(document)
+    pushed: dict[str, Any] = copy.deepcopy(document)
     wire = pushed["spec"]
     if not is_s3(spec.notebook):
         path = local_path(spec.notebook, base)
