@@ -49,7 +49,7 @@ def diagnose(execution: ExecutionResult, score: ScoreResult) -> Diagnosis:
     outcome = outcome_of(execution, score)
     if execution.status is ExecutionStatus.TIMEOUT:
         issue = Issue.TIMEOUT
-        detail = (
+        detail = execution.failure or (
             f"stopped at cell {execution.timed_out_cell} after {execution.duration_seconds:.0f}s"
         )
     elif execution.status is ExecutionStatus.FAILED or execution.cell_errors:

@@ -157,3 +157,15 @@ def wait_finished(
                 f"{name} did not finish in {timeout}s; last status: {status_of(found or {})}"
             )
         time.sleep(0.1)
+
+
+def push_case(
+    root: Path, bucket: S3Bucket, name: str, *sources: str, **spec: Any
+) -> dict[str, Any]:
+    """A tiny Kaggle-style case (tests.notebooks) pushed to S3: the resource to create."""
+    from nbmodernizer.push import push
+    from tests.notebooks import kaggle_folder
+
+    spec_path = kaggle_folder(root / name, *sources, **spec)
+    spec_path.write_text(spec_path.read_text().replace("name: tiny", f"name: {name}"))
+    return push(spec_path, bucket.uri("fleet"))

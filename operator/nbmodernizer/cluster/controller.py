@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -144,6 +145,8 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
 
 
 def run(settings: OperatorSettings) -> None:
+    if settings.s3_endpoint:  # the operator's own S3 client reads it too (store.s3_client)
+        os.environ["AWS_ENDPOINT_URL_S3"] = settings.s3_endpoint
     operator = Operator(settings)
     registry = build_registry(operator)
     liveness = f"http://0.0.0.0:{settings.health_port}/healthz" if settings.health_port else None

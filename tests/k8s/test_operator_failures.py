@@ -1,0 +1,211 @@
+"""The operator under stress: restarts, bad input, failing Jobs, a lost store, a failing
+LLM, spec changes, deletion and the concurrency cap. Each ends in a clear status."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.k8s.client import K8sApi, wait_until
+from tests.k8s.kubelet import Kubelet
+from tests.k8s.product import OperatorStarter, free_port, push_case, status_of, wait_finished
+from tests.k8s.resources import JOBS, NBMS
+from tests.llm_server import Failure, scripted_llm
+from tests.notebooks import PREDICT, READ, WRITE
+from tests.s3server import S3Bucket, closed_port_url
+
+pytestmark = pytest.mark.kernel
+SLOW = "import time\ntime.sleep(4)"
+
+
+def job_names(api: K8sApi, name: str) -> list[str]:
+    jobs = api.list(JOBS, label_selector=f"nbmodernizer.dev/modernization={name}")
+    return sorted(j["metadata"]["name"] for j in jobs)
+
+
+def test_killing_the_operator_mid_run_finishes_with_no_duplicate_job(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    names = ["restart-a", "restart-b"]
+    for name in names:
+        k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, name, READ, SLOW, PREDICT, WRITE))
+    first = nbmod_operator()
+    wait_until(lambda: all(job_names(k8s_api, n) for n in names), timeout=60, what="Jobs created")
+    first.kill()  # SIGKILL while both Jobs run
+    second = nbmod_operator()
+    for name in names:
+        done = wait_finished(k8s_api, name, second)
+        assert status_of(done)["outcome"] == "ErrorFreeReproducible"
+        assert job_names(k8s_api, name) == [f"{name}-it-000"]
+    assert len(runner_kubelet.runs) == 2  # each Job ran once
+
+
+def test_invalid_resource_fails_clearly_while_others_run(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    good = push_case(tmp_path, s3_bucket, "good")
+    bad = push_case(tmp_path, s3_bucket, "bad")
+    del bad["spec"]["score"]["target"]
+    local = push_case(tmp_path, s3_bucket, "local-paths")
+    local["spec"]["notebook"] = "notebook.ipynb"
+    for document in (bad, local, good):
+        k8s_api.create(NBMS, document)
+    operator = nbmod_operator()
+    status = status_of(wait_finished(k8s_api, "bad", operator))
+    assert status["phase"] == "Failed" and status["outcome"] == "Failed"
+    assert "spec.score.target: Field required" in status["lastError"]
+    accepted = {c["type"]: c for c in status["conditions"]}["SpecAccepted"]
+    assert accepted["status"] == "False" and accepted["reason"] == "InvalidSpec"
+    status = status_of(wait_finished(k8s_api, "local-paths", operator))
+    assert (
+        status["lastError"]
+        == "spec.notebook: in a cluster it must be an s3:// URI: 'notebook.ipynb'"
+    )
+    assert job_names(k8s_api, "bad") == [] and job_names(k8s_api, "local-paths") == []
+    assert status_of(wait_finished(k8s_api, "good", operator))["phase"] == "Succeeded"
+
+
+def test_failing_jobs_end_clearly(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    crash = push_case(tmp_path, s3_bucket, "crash")
+    crash["spec"]["inputs"] = s3_bucket.uri("nothing-here/")  # the runner cannot fetch inputs
+    stuck = push_case(
+        tmp_path,
+        s3_bucket,
+        "stuck",
+        READ,
+        "import time\ntime.sleep(120)",
+        execution={"timeoutSeconds": 100},
+    )
+    stuck["spec"]["fix"]["maxIterations"] = 1
+    for document in (crash, stuck):
+        k8s_api.create(NBMS, document)
+    operator = nbmod_operator("--deadline-margin-seconds", "0")  # stuck: deadline 100 s
+    status = status_of(wait_finished(k8s_api, "crash", operator))
+    assert status["phase"] == "Failed" and status["outcome"] == "Failed"
+    assert status["lastError"].startswith("the Job failed (BackoffLimitExceeded)")
+    # make the stuck Job's deadline pass now instead of in 100 s
+    k8s_api.patch(JOBS, "stuck-it-000", {"spec": {"activeDeadlineSeconds": 2}})
+    status = status_of(wait_finished(k8s_api, "stuck", operator, timeout=120))
+    assert status["lastIssue"] == "Timeout"
+    assert status["outcome"] == "ErrorNonReproducible"
+    assert "deadline" in status["lastError"]
+
+
+def test_an_unreachable_store_is_reported_then_fails(
+    k8s_api: K8sApi, nbmod_operator: OperatorStarter, s3_bucket: S3Bucket, tmp_path: Path
+) -> None:
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "lost-store"))
+    operator = nbmod_operator("--store-retries", "3", endpoint=closed_port_url())
+    seen = k8s_api.wait_for(NBMS, "lost-store", lambda o: "lastError" in status_of(o), timeout=60)
+    assert status_of(seen)["lastError"].startswith("S3 unreachable (1/3)")
+    store = {c["type"]: c for c in status_of(seen)["conditions"]}["StoreAvailable"]
+    assert store["status"] == "False" and store["reason"] == "StoreUnavailable"
+    status = status_of(wait_finished(k8s_api, "lost-store", operator, timeout=90))
+    assert status["phase"] == "Failed"
+    assert status["lastError"].startswith("the revision store stayed unreachable")
+    assert operator.running
+
+
+def test_an_llm_answering_500_ends_with_the_reason(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    document = push_case(tmp_path, s3_bucket, "llm-down", READ, PREDICT, "1/0", WRITE)
+    document["spec"]["fix"]["fixers"] = ["llm"]
+    document["spec"]["fix"]["llm"] = {
+        "model": "test-model",
+        "maxRetries": 2,
+        "inputUSDPerMTok": 1,
+        "outputUSDPerMTok": 1,
+    }
+    with scripted_llm(*[Failure(500)] * 3) as llm:
+        k8s_api.create(NBMS, document)
+        operator = nbmod_operator(env={"OPENAI_BASE_URL": llm.url, "OPENAI_API_KEY": "sk-x"})
+        status = status_of(wait_finished(k8s_api, "llm-down", operator))
+    assert len(llm.requests) == 3
+    assert status["outcome"] == "ErrorReproducible"  # the score reproduces; cell 3 still fails
+    assert "llm: request failed: gave up after 3 requests: 500" in status["stopReason"]
+    assert status["cost"]["requests"] == 3 and status["cost"]["usd"] == 0
+
+
+def test_metrics_move_spec_changes_are_not_applied_and_deletion_stops_the_job(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    operator = nbmod_operator("--metrics-port", str(port), "--max-concurrent-jobs", "1")
+
+    def scrape() -> str:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+                return str(answer.read().decode())
+        except OSError:
+            return ""
+
+    wait_until(lambda: "nbmodernizer_jobs_running" in scrape(), timeout=30, what="metrics served")
+    assert 'nbmodernizer_executions_total{result="reproducible"}' not in scrape()
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "first", READ, SLOW, PREDICT, WRITE))
+    wait_until(lambda: job_names(k8s_api, "first"), timeout=60, what="the first Job")
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "second"))
+    queued = k8s_api.wait_for(
+        NBMS, "second", lambda o: status_of(o).get("phase") == "Queued", timeout=30
+    )
+    assert job_names(k8s_api, "second") == []
+    assert status_of(queued)["phase"] == "Queued"
+    # change the spec of the running one: recorded, not applied
+    k8s_api.patch(NBMS, "first", {"spec": {"score": {"target": 0.5}}})
+    changed = k8s_api.wait_for(
+        NBMS, "first",
+        lambda o: any(
+            c.get("reason") == "SpecChangedAfterStart" for c in status_of(o).get("conditions", [])
+        ),
+        timeout=30,
+    )  # fmt: skip
+    assert changed["metadata"]["generation"] == 2
+    done = wait_finished(k8s_api, "first", operator)
+    assert (
+        status_of(done)["score"]["target"] == 1.0
+        and status_of(done)["outcome"] == "ErrorFreeReproducible"
+    )
+    wait_finished(k8s_api, "second", operator)
+    metrics = scrape()
+    assert 'nbmodernizer_executions_total{result="reproducible"} 2.0' in metrics
+    assert 'nbmodernizer_outcomes_total{outcome="ErrorFreeReproducible"} 2.0' in metrics
+    assert 'nbmodernizer_modernizations{phase="Succeeded"} 2.0' in metrics
+    assert "nbmodernizer_execution_duration_seconds_count 2.0" in metrics
+    # deleting a running modernization stops its Job; its revisions stay
+    k8s_api.create(
+        NBMS,
+        push_case(
+            tmp_path, s3_bucket, "doomed", READ, "import time\ntime.sleep(60)", PREDICT, WRITE
+        ),
+    )
+    wait_until(lambda: job_names(k8s_api, "doomed"), timeout=60, what="the doomed Job")
+    k8s_api.delete(NBMS, "doomed")
+    wait_until(lambda: k8s_api.find(NBMS, "doomed") is None, timeout=30, what="the resource gone")
+    wait_until(lambda: job_names(k8s_api, "doomed") == [], timeout=30, what="its Job deleted")
+    time.sleep(0.5)
+    assert any(k.startswith("runs/default/doomed/revisions/0000/") for k in s3_bucket.keys())  # noqa: SIM118
