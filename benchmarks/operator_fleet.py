@@ -1,0 +1,195 @@
+"""Benchmark: the operator on a fleet, on the emulator, with Jobs that complete instantly.
+
+Every modernization takes two iterations: revision 0 "fails" on `np.float`, the rules fix it,
+revision 1 reproduces. The test kubelet finishes each Job at once, writing the execution
+result a real runner would have stored, so what is measured is the operator: its reaction
+time from a Job's completion to the next Job's creation (p50, p99), the status updates it
+writes per second, and its memory.
+
+    python benchmarks/operator_fleet.py --resources 200 1000
+
+Needs the dev extras (moto, kmock). Runs the real `nbmod operator` process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.k8s.client import K8sApi, wait_until  # noqa: E402
+from tests.k8s.emulator import EmulatorServer  # noqa: E402
+from tests.k8s.kubelet import Kubelet  # noqa: E402
+from tests.k8s.product import NbmodOperator  # noqa: E402
+from tests.k8s.resources import NBMS, SECRETS  # noqa: E402
+from tests.notebooks import notebook  # noqa: E402
+from tests.s3server import s3_endpoint_url  # noqa: E402
+
+from nbmodernizer.notebook import serialise  # noqa: E402
+from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus  # noqa: E402
+from nbmodernizer.store import S3Store, s3_client  # noqa: E402
+
+BUCKET = "fleet-bench"
+ANSWERS = b"id,y\n1,1\n2,0\n"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# When the kubelet finished each Job (its revision 0 Job) and first saw the next one: the
+# API's timestamps have one-second resolution, so the reaction time is clocked here.
+FINISHED: dict[str, float] = {}
+SEEN_NEXT: dict[str, float] = {}
+
+
+def finish_instantly(job: Mapping[str, Any]) -> int:
+    """Store what a runner would have stored for this Job's revision, then succeed."""
+    name = job["metadata"]["labels"]["nbmodernizer.dev/modernization"]
+    args = job["spec"]["template"]["spec"]["containers"][0]["args"]
+    uri = args[args.index("--revision") + 1].rstrip("/")
+    root, _, number = uri.rpartition("/revisions/")
+    store, revision = S3Store(root), int(number)
+    failing = revision == 0
+    execution = ExecutionResult(
+        status=ExecutionStatus.COMPLETED,
+        duration_seconds=1.0,
+        cells_total=1,
+        cells_executed=1,
+        cell_errors=[CellError(cell_index=1, ename="AttributeError", evalue="np.float")]
+        if failing
+        else [],
+    )
+    store.put(revision, "executed.ipynb", store.get(revision, "notebook.ipynb"))
+    if not failing:
+        store.put(revision, "submission.csv", ANSWERS)
+    if not failing:
+        SEEN_NEXT.setdefault(name, time.monotonic())
+    store.put(revision, "execution.json", json.dumps({"runs": [execution.to_wire()]}).encode())
+    if failing:
+        FINISHED[name] = time.monotonic()  # the kubelet marks the Job complete right after
+    return 0
+
+
+def run(count: int, workers: int) -> dict[str, float]:
+    FINISHED.clear()
+    SEEN_NEXT.clear()
+    endpoint = s3_endpoint_url()
+    os.environ.update(
+        AWS_ENDPOINT_URL_S3=endpoint,
+        AWS_ACCESS_KEY_ID="testing",
+        AWS_SECRET_ACCESS_KEY="testing",
+        AWS_DEFAULT_REGION="us-east-1",
+    )
+    client = s3_client()
+    bucket = f"{BUCKET}-{count}-{int(time.time())}"
+    client.create_bucket(Bucket=bucket)
+    legacy = serialise(notebook("import numpy as np", "x = np.float(1)"))
+    client.put_object(Bucket=bucket, Key="in/notebook.ipynb", Body=legacy)
+    client.put_object(Bucket=bucket, Key="in/answers.csv", Body=ANSWERS)
+    with tempfile.TemporaryDirectory() as scratch, EmulatorServer() as server:
+        kubeconfig = server.write_kubeconfig(Path(scratch) / "kubeconfig")
+        api = K8sApi(kubeconfig, server=server)
+        api.create(SECRETS, {"metadata": {"name": "s3"}, "stringData": {"AWS_ACCESS_KEY_ID": "x"}})
+        for n in range(count):
+            api.create(
+                NBMS,
+                {
+                    "apiVersion": "nbmodernizer.dev/v1alpha1",
+                    "kind": "NotebookModernization",
+                    "metadata": {"name": f"nb-{n:05d}"},
+                    "spec": {
+                        "notebook": f"s3://{bucket}/in/notebook.ipynb",
+                        "score": {
+                            "metric": "accuracy",
+                            "target": 1.0,
+                            "answers": f"s3://{bucket}/in/answers.csv",
+                        },
+                        "fix": {"fixers": ["rules"], "maxIterations": 4},
+                    },
+                },
+            )
+        operator = NbmodOperator(
+            Path("nbmod"),
+            kubeconfig=kubeconfig,
+            namespace="default",
+            log_path=Path(scratch) / "operator.log",
+            env={"AWS_ENDPOINT_URL_S3": endpoint},
+            args=[
+                "--s3-bucket", bucket, "--s3-secret", "s3", "--metrics-port", "0",
+                "--health-port", "0", "--max-concurrent-jobs", str(count),
+                "--workers", str(workers), "--s3-endpoint", endpoint,
+            ],
+        )  # fmt: skip
+        with Kubelet(api, instant=True, instant_exit_code=finish_instantly, create_pods=False):
+            started = time.monotonic()
+            operator.start()
+            peak = 0.0
+
+            def done() -> bool:
+                nonlocal peak
+                peak = max(peak, rss_mib(operator._proc.pid)) if operator._proc else peak
+                phases = [(o.get("status") or {}).get("phase") for o in api.list(NBMS)]
+                return all(p in ("Succeeded", "Failed") for p in phases)
+
+            wait_until(done, timeout=3600, interval=1.0, what="the fleet to finish")
+            elapsed = time.monotonic() - started
+        operator.stop()
+        reactions = [SEEN_NEXT[name] - FINISHED[name] for name in SEEN_NEXT if name in FINISHED]
+        updates = sum(
+            1
+            for line in server.request_log()
+            if line.startswith("PATCH") and line.endswith("/status")
+        )
+        outcomes = [(o.get("status") or {}).get("outcome") for o in api.list(NBMS)]
+    return {
+        "resources": count,
+        "succeeded": outcomes.count("ErrorFreeReproducible"),
+        "seconds": elapsed,
+        "reaction_p50": statistics.median(reactions) if reactions else float("nan"),
+        "reaction_p99": percentile(reactions, 0.99) if reactions else float("nan"),
+        "status_updates_per_second": updates / elapsed,
+        "peak_rss_mib": peak,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--resources", type=int, nargs="+", default=[200, 1000])
+    parser.add_argument("--workers", type=int, default=8)
+    args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server logs every request
+    print(
+        "resources  reproduced  wall s  completion->next Job p50 / p99 s  "
+        "status updates/s  peak RSS MiB"
+    )
+    for count in args.resources:
+        r = run(count, args.workers)
+        print(
+            f"{r['resources']:9d}  {r['succeeded']:10d}  {r['seconds']:6.1f}  "
+            f"{r['reaction_p50']:14.3f} / {r['reaction_p99']:.3f}  "
+            f"{r['status_updates_per_second']:16.1f}  {r['peak_rss_mib']:12.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
