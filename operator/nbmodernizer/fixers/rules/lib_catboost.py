@@ -9,10 +9,11 @@ from typing import Any
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, method_name
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.text_tools import is_class_call, keyword_arg, without_keywords
+from nbmodernizer.fixers.rules.text_tools import is_class_call, without_keywords
 
 CLASSES = (
     "catboost.CatBoostClassifier",

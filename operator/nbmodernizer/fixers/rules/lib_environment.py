@@ -14,16 +14,12 @@ from pathlib import Path
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import is_cell_magic, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, string_value
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
-from nbmodernizer.fixers.rules.text_tools import (
-    is_class_call,
-    keyword_arg,
-    module_alias,
-    with_keywords,
-)
+from nbmodernizer.fixers.rules.text_tools import is_class_call, module_alias, with_keywords
 
 # --- in-notebook installs ----------------------------------------------------------------------
 

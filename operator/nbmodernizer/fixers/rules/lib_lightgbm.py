@@ -9,13 +9,13 @@ from typing import Any
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import dotted_name, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, method_name
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
 from nbmodernizer.fixers.rules.text_tools import (
     is_class_call,
-    keyword_arg,
     module_alias,
     replace_keywords,
     without_keywords,

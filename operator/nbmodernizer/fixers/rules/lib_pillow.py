@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.cst_moves import keywordize, move_names
 from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, method_name
-from nbmodernizer.fixers.rules.dl_transforms import keyword_arg, keywordize, move_names
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 
 _RESAMPLING = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}

@@ -6,18 +6,17 @@ import functools
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg, positional_args
 from nbmodernizer.fixers.rules.cells import expression
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import arg_source, chain, cst_rewrite
-from nbmodernizer.fixers.rules.dl_transforms import (
+from nbmodernizer.fixers.rules.cst_moves import (
     CallRewriter,
     drop_imported_names,
-    keyword_arg,
     move_names,
-    positional_args,
     renamed_callee,
     rewrite_calls,
 )
+from nbmodernizer.fixers.rules.cst_tools import arg_source, chain, cst_rewrite
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 
 # --- scipy.misc -> scipy.special ------------------------------------------------------------

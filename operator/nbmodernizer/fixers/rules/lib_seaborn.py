@@ -8,18 +8,17 @@ import inspect
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg, positional_args
 from nbmodernizer.fixers.rules.cells import qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import chain, cst_rewrite, edit_keywords, rename_to
-from nbmodernizer.fixers.rules.dl_transforms import (
-    keyword_arg,
+from nbmodernizer.fixers.rules.cst_moves import (
     keywordize,
     move_names,
     new_arg,
-    positional_args,
     renamed_callee,
     with_args,
 )
+from nbmodernizer.fixers.rules.cst_tools import chain, cst_rewrite, edit_keywords, rename_to
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 
 _CATEGORICAL = (

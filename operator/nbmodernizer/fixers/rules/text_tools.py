@@ -290,13 +290,6 @@ def rename_names(names: dict[str, str], *, calls_only: Sequence[str] = ()) -> Re
 # ---------------------------------------------------------------------------------------------
 
 
-def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg
-    return None
-
-
 def without_keywords(call: cst.Call, names: Iterable[str]) -> cst.Call:
     """The call without these keyword arguments; the argument before a dropped one takes
     the dropped one's comma (and layout), so lines keep their shape."""
