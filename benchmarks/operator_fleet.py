@@ -14,14 +14,17 @@ Needs the dev extras (moto, kmock). Runs the real `nbmod operator` process.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+import urllib.request
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +34,9 @@ sys.path.insert(0, str(ROOT))
 from tests.k8s.client import K8sApi, wait_until  # noqa: E402
 from tests.k8s.emulator import EmulatorServer  # noqa: E402
 from tests.k8s.kubelet import Kubelet  # noqa: E402
-from tests.k8s.product import NbmodOperator  # noqa: E402
+from tests.k8s.product import NbmodOperator, free_port  # noqa: E402
 from tests.k8s.resources import NBMS, SECRETS  # noqa: E402
 from tests.notebooks import notebook  # noqa: E402
-from tests.s3server import s3_endpoint_url  # noqa: E402
 
 from nbmodernizer.notebook import serialise  # noqa: E402
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus  # noqa: E402
@@ -90,10 +92,40 @@ def finish_instantly(job: Mapping[str, Any]) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def s3_server() -> Iterator[str]:
+    """moto's S3 server in a process of its own, so it does not share this one's GIL."""
+    port = free_port()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: _answers(endpoint), timeout=30, what="moto_server")
+        yield endpoint
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _answers(endpoint: str) -> bool:
+    try:
+        with urllib.request.urlopen(endpoint, timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 def run(count: int, workers: int) -> dict[str, float]:
+    with s3_server() as endpoint:
+        return run_on(endpoint, count, workers)
+
+
+def run_on(endpoint: str, count: int, workers: int) -> dict[str, float]:
     FINISHED.clear()
     SEEN_NEXT.clear()
-    endpoint = s3_endpoint_url()
     os.environ.update(
         AWS_ENDPOINT_URL_S3=endpoint,
         AWS_ACCESS_KEY_ID="testing",
