@@ -381,7 +381,7 @@ class Reconciler:
 
     # -- status -----------------------------------------------------------------------------
 
-    def _status(
+    def _write(
         self,
         obj: dict[str, Any],
         spec: ModernizationSpec | None,
@@ -391,7 +391,7 @@ class Reconciler:
         notes: list[str],
         iteration: int | None = None,
         spec_error: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> None:
         previous = obj.get("status") or {}
         finished = phase.value in FINAL_PHASES
         status: ModernizationStatus = build_status(
@@ -417,20 +417,6 @@ class Reconciler:
             now(),
             spec_error=spec_error,
         )
-        return wire
-
-    def _write(
-        self,
-        obj: dict[str, Any],
-        spec: ModernizationSpec | None,
-        store: RevisionStore | None,
-        state: LoopState,
-        phase: Phase,
-        notes: list[str],
-        iteration: int | None = None,
-        spec_error: str | None = None,
-    ) -> None:
-        wire = self._status(obj, spec, store, state, phase, notes, iteration, spec_error)
         meta = obj["metadata"]
         try:
             updated = self.kube.merge_patch(
