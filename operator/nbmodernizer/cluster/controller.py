@@ -126,7 +126,9 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
 
     @kopf.on.event(API_GROUP, API_VERSION, PLURAL, registry=registry)
     def modernization_event(body: kopf.Body, **_: Any) -> None:
-        operator.enqueue(body.metadata.namespace or "", body.metadata.name or "")
+        namespace, name = body.metadata.namespace or "", body.metadata.name or ""
+        if not operator.reconciler.wrote(namespace, name, body.metadata.get("resourceVersion")):
+            operator.enqueue(namespace, name)
 
     @kopf.on.event("batch", "v1", "jobs", labels={LABEL_MANAGED_BY: MANAGED_BY}, registry=registry)
     def job_event(body: kopf.Body, event: kopf.RawEvent, **_: Any) -> None:

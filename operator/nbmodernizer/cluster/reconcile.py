@@ -169,6 +169,7 @@ class Reconciler:
         self.chain_factory = chain_factory
         self.store_failures: dict[str, int] = {}
         self.phases: dict[str, Phase] = {}
+        self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
         self.lock = threading.Lock()
 
     # -- entry point ------------------------------------------------------------------------
@@ -192,6 +193,7 @@ class Reconciler:
             self._finish_unrunnable(obj, str(error), spec_error=str(error))
             return Requeue()
         self._ensure_finalizer(obj)
+        self._note_spec_change(obj)
         key = job_key(namespace, name)
         try:
             requeue = self._advance(obj, resource)
@@ -427,7 +429,18 @@ class Reconciler:
                 return
             raise
         obj["status"] = updated.get("status", wire)
+        version = (updated.get("metadata") or {}).get("resourceVersion")
+        if version:
+            self.written[job_key(meta["namespace"], meta["name"])] = version
         self._remember(obj, phase)
+
+    def wrote(self, namespace: str, name: str, resource_version: str | None) -> bool:
+        """Whether this version of the resource is the one our own status write made (its
+        watch event needs no reconcile: nothing changed that we did not know)."""
+        return (
+            resource_version is not None
+            and self.written.get(job_key(namespace, name)) == resource_version
+        )
 
     def _finish(
         self,
@@ -508,7 +521,8 @@ class Reconciler:
             }
         ]
         path = Paths.resource(meta["namespace"], meta["name"]) + "/status"
-        self.kube.merge_patch(path, {"status": {"conditions": changed}})
+        updated = self.kube.merge_patch(path, {"status": {"conditions": changed}})
+        obj["status"] = updated.get("status", status)
         self._event(obj, "Warning", "SpecChangedAfterStart", message)
 
     # -- finalizer and deletion ---------------------------------------------------------------
