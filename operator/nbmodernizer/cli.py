@@ -131,6 +131,42 @@ def _operator(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fleet_make(args: argparse.Namespace) -> int:
+    from nbmodernizer.fleet import FleetError, render_resources, resources_from_index
+
+    try:
+        text = Path(args.index).read_text(encoding="utf-8")
+        resources = resources_from_index(text, args.namespace)
+    except (OSError, FleetError) as error:
+        print(f"nbmod fleet make: {args.index}: {error}", file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    rendered = render_resources(resources)
+    if args.output:
+        Path(args.output).write_text(rendered, encoding="utf-8")
+        print(f"{len(resources)} resources written to {args.output}", file=sys.stderr)
+    else:
+        print(rendered, end="")
+    return 0
+
+
+def _fleet_summary(args: argparse.Namespace) -> int:
+    from nbmodernizer.cluster.kube import Kube, Paths
+    from nbmodernizer.fleet import render_summary, summarize
+    from nbmodernizer.spec import API_GROUP, API_VERSION
+
+    kube = Kube()
+    if args.all_namespaces:
+        path = f"/apis/{API_GROUP}/{API_VERSION}/notebookmodernizations"
+    else:
+        path = Paths.resource(args.namespace or "default")
+    summary = summarize(kube.list(path))
+    if args.json:
+        print(json.dumps(summary.to_dict(), indent=2))
+    else:
+        print(render_summary(summary), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -157,6 +193,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_operator_arguments(operator)
     operator.set_defaults(handler=_operator)
+    fleet = commands.add_parser("fleet", help="many notebooks: make resources, summarize outcomes")
+    fleet_commands = fleet.add_subparsers(dest="fleet_command", required=True)
+    make = fleet_commands.add_parser("make", help="CSV index -> resources for kubectl apply")
+    make.add_argument("index", help="CSV: notebook, inputs, answers, metric, target, ...")
+    make.add_argument("-n", "--namespace")
+    make.add_argument("-o", "--output")
+    make.set_defaults(handler=_fleet_make)
+    summary = fleet_commands.add_parser("summary", help="outcomes, fixes and cost of a fleet")
+    summary.add_argument("-n", "--namespace")
+    summary.add_argument("-A", "--all-namespaces", action="store_true")
+    summary.add_argument("--json", action="store_true")
+    summary.set_defaults(handler=_fleet_summary)
     return parser
 
 
