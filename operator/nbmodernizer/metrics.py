@@ -128,6 +128,18 @@ def observe_finish(state: LoopState) -> None:
     ITERATIONS.observe(len(state.attempts))
 
 
+def initialize() -> None:
+    """Create the labelled series a fresh operator would otherwise create on first use, at 0,
+    so that `increase()` and `rate()` see their first increments."""
+    from nbmodernizer.status import Outcome
+
+    for outcome in Outcome:
+        OUTCOMES.labels(outcome.value)
+    for result in (*_EXECUTION_RESULT.values(), "infrastructure"):
+        EXECUTIONS.labels(result)
+    set_phases({})
+
+
 def set_phases(counts: dict[Phase, int]) -> None:
     for phase in Phase:
         MODERNIZATIONS.labels(phase.value).set(counts.get(phase, 0))

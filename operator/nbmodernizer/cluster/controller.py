@@ -115,6 +115,7 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
         settings.posting.level = logging.WARNING
         settings.watching.server_timeout = 300
         if operator.settings.metrics_port:
+            metrics.initialize()
             start_http_server(operator.settings.metrics_port, registry=metrics.REGISTRY)
         operator.queue = WorkQueue(operator.handle, operator.settings.workers)
         operator.queue.start()
