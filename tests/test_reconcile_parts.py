@@ -6,7 +6,7 @@ import asyncio
 
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.controller import WorkQueue
-from nbmodernizer.cluster.reconcile import Capacity, infrastructure_result, job_state
+from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_state
 from nbmodernizer.status import ExecutionStatus, Outcome, Phase
 
 

@@ -206,3 +206,14 @@ def open_store(uri_or_path: str) -> RevisionStore:
     if uri_or_path.startswith("s3://"):
         return S3Store(uri_or_path)
     return LocalStore(Path(uri_or_path))
+
+
+def delete_prefix(uri: str) -> None:
+    """Delete every object under an s3:// prefix (retention: Delete)."""
+    bucket, prefix = parse_s3_uri(uri)
+    client = s3_client()
+    paginator = client.get_paginator("list_objects_v2")
+    for page in paginator.paginate(Bucket=bucket, Prefix=prefix.rstrip("/") + "/"):
+        keys = [{"Key": item["Key"]} for item in page.get("Contents", [])]
+        if keys:
+            client.delete_objects(Bucket=bucket, Delete={"Objects": keys})

@@ -18,8 +18,9 @@ from prometheus_client import start_http_server
 
 from nbmodernizer import metrics
 from nbmodernizer.cluster.jobs import LABEL_MANAGED_BY, LABEL_MODERNIZATION
+from nbmodernizer.cluster.jobstate import Capacity, job_key, job_state
 from nbmodernizer.cluster.kube import PLURAL, Kube
-from nbmodernizer.cluster.reconcile import Capacity, Reconciler, job_key, job_state
+from nbmodernizer.cluster.reconcile import Reconciler
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.spec import API_GROUP, API_VERSION
 from nbmodernizer.status import Phase

@@ -30,6 +30,7 @@ from typing import Any
 from nbmodernizer import metrics
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
+from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.engine import (
@@ -53,12 +54,11 @@ from nbmodernizer.spec import (
 )
 from nbmodernizer.status import (
     ExecutionResult,
-    ExecutionStatus,
     ModernizationStatus,
     Outcome,
     Phase,
 )
-from nbmodernizer.store import NOTEBOOK, RevisionStore, S3Store, StoreError
+from nbmodernizer.store import NOTEBOOK, RevisionStore, S3Store, StoreError, delete_prefix
 from nbmodernizer.summary import build_status
 
 FINALIZER = "nbmodernizer.dev/cleanup"
@@ -80,71 +80,6 @@ class Requeue:
 
 class InvalidResourceError(Exception):
     """The resource cannot run; the message names the field."""
-
-
-class Capacity:
-    """The operator-wide cap on runner Jobs that have not finished."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.active: set[str] = set()
-        self.lock = threading.Lock()
-
-    def reserve(self, key: str) -> bool:
-        with self.lock:
-            if key in self.active:
-                return True
-            if len(self.active) >= self.limit:
-                return False
-            self.active.add(key)
-            metrics.JOBS_RUNNING.set(len(self.active))
-            return True
-
-    def mark(self, key: str, running: bool) -> None:
-        with self.lock:
-            if running:
-                self.active.add(key)
-            else:
-                self.active.discard(key)
-            metrics.JOBS_RUNNING.set(len(self.active))
-
-
-def job_key(namespace: str, name: str) -> str:
-    return f"{namespace}/{name}"
-
-
-def job_state(job: dict[str, Any]) -> tuple[str, str]:
-    """('running' | 'suspended' | 'succeeded' | 'failed', reason)."""
-    status = job.get("status") or {}
-    for condition in status.get("conditions") or []:
-        if condition.get("status") != "True":
-            continue
-        if condition.get("type") in ("Complete", "SuccessCriteriaMet"):
-            return "succeeded", condition.get("reason") or "Complete"
-        if condition.get("type") in ("Failed", "FailureTarget"):
-            return "failed", condition.get("reason") or "Failed"
-    if status.get("succeeded"):
-        return "succeeded", "Complete"
-    if status.get("failed"):
-        return "failed", "Failed"
-    if (job.get("spec") or {}).get("suspend"):
-        return "suspended", "Suspended"
-    return "running", ""
-
-
-def infrastructure_result(state: str, reason: str, deadline: float) -> ExecutionResult:
-    """What a Job that finished without stored results tells about the execution."""
-    if reason == "DeadlineExceeded":
-        return ExecutionResult(
-            status=ExecutionStatus.TIMEOUT,
-            duration_seconds=deadline,
-            failure="the Job exceeded its deadline (activeDeadlineSeconds) and was stopped",
-        )
-    if state == "succeeded":
-        failure = "the Job succeeded but stored no execution result"
-    else:
-        failure = f"the Job failed ({reason}): the runner exited non-zero; see its pod's log"
-    return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)
 
 
 EventSink = Callable[[dict[str, Any], str, str, str], None]  # (object, type, reason, message)
@@ -620,16 +555,3 @@ class Reconciler:
             for known in self.phases.values():
                 counts[known] = counts.get(known, 0) + 1
         metrics.set_phases(counts)
-
-
-def delete_prefix(uri: str) -> None:
-    """Delete every object under an s3:// prefix (retention: Delete)."""
-    from nbmodernizer.store import parse_s3_uri, s3_client
-
-    bucket, prefix = parse_s3_uri(uri)
-    client = s3_client()
-    paginator = client.get_paginator("list_objects_v2")
-    for page in paginator.paginate(Bucket=bucket, Prefix=prefix.rstrip("/") + "/"):
-        keys = [{"Key": item["Key"]} for item in page.get("Contents", [])]
-        if keys:
-            client.delete_objects(Bucket=bucket, Delete={"Objects": keys})

@@ -1,0 +1,75 @@
+"""What the operator knows of runner Jobs: their state, what a Job that stored nothing means,
+and the operator-wide cap on Jobs that have not finished."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from nbmodernizer import metrics
+from nbmodernizer.status import ExecutionResult, ExecutionStatus
+
+
+class Capacity:
+    """The operator-wide cap on runner Jobs that have not finished."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.active: set[str] = set()
+        self.lock = threading.Lock()
+
+    def reserve(self, key: str) -> bool:
+        with self.lock:
+            if key in self.active:
+                return True
+            if len(self.active) >= self.limit:
+                return False
+            self.active.add(key)
+            metrics.JOBS_RUNNING.set(len(self.active))
+            return True
+
+    def mark(self, key: str, running: bool) -> None:
+        with self.lock:
+            if running:
+                self.active.add(key)
+            else:
+                self.active.discard(key)
+            metrics.JOBS_RUNNING.set(len(self.active))
+
+
+def job_key(namespace: str, name: str) -> str:
+    return f"{namespace}/{name}"
+
+
+def job_state(job: dict[str, Any]) -> tuple[str, str]:
+    """('running' | 'suspended' | 'succeeded' | 'failed', reason)."""
+    status = job.get("status") or {}
+    for condition in status.get("conditions") or []:
+        if condition.get("status") != "True":
+            continue
+        if condition.get("type") in ("Complete", "SuccessCriteriaMet"):
+            return "succeeded", condition.get("reason") or "Complete"
+        if condition.get("type") in ("Failed", "FailureTarget"):
+            return "failed", condition.get("reason") or "Failed"
+    if status.get("succeeded"):
+        return "succeeded", "Complete"
+    if status.get("failed"):
+        return "failed", "Failed"
+    if (job.get("spec") or {}).get("suspend"):
+        return "suspended", "Suspended"
+    return "running", ""
+
+
+def infrastructure_result(state: str, reason: str, deadline: float) -> ExecutionResult:
+    """What a Job that finished without stored results tells about the execution."""
+    if reason == "DeadlineExceeded":
+        return ExecutionResult(
+            status=ExecutionStatus.TIMEOUT,
+            duration_seconds=deadline,
+            failure="the Job exceeded its deadline (activeDeadlineSeconds) and was stopped",
+        )
+    if state == "succeeded":
+        failure = "the Job succeeded but stored no execution result"
+    else:
+        failure = f"the Job failed ({reason}): the runner exited non-zero; see its pod's log"
+    return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)
