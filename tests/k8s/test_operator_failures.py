@@ -163,7 +163,7 @@ def test_metrics_move_spec_changes_are_not_applied_and_deletion_stops_the_job(
             return ""
 
     wait_until(lambda: "nbmodernizer_jobs_running" in scrape(), timeout=30, what="metrics served")
-    assert 'nbmodernizer_executions_total{result="reproducible"}' not in scrape()
+    assert 'nbmodernizer_executions_total{result="reproducible"} 0.0' in scrape()  # from the start
     k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "first", READ, SLOW, PREDICT, WRITE))
     wait_until(lambda: job_names(k8s_api, "first"), timeout=60, what="the first Job")
     k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "second"))
