@@ -17,6 +17,7 @@ bytes again is a no-op, so a driver that restarts mid-step can safely repeat its
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
@@ -104,14 +105,34 @@ def parse_s3_uri(uri: str) -> tuple[str, str]:
     return parsed.netloc, parsed.path.lstrip("/")
 
 
-def s3_client() -> Any:
-    """A boto3 S3 client; honours AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (MinIO, Ceph, moto)."""
-    import boto3
-    from botocore.config import Config
+_CLIENTS: dict[tuple[str | None, ...], Any] = {}
+_CLIENTS_LOCK = threading.Lock()
 
+
+def s3_client() -> Any:
+    """A boto3 S3 client; honours AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (MinIO, Ceph, moto).
+
+    Clients are thread-safe and costly to make (tens of milliseconds, and a new connection
+    pool each), so one is shared per endpoint and credentials."""
     endpoint = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
-    config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=5)
-    return boto3.client("s3", endpoint_url=endpoint or None, config=config)
+    key = (
+        endpoint,
+        os.environ.get("AWS_ACCESS_KEY_ID"),
+        os.environ.get("AWS_SECRET_ACCESS_KEY"),
+        os.environ.get("AWS_SESSION_TOKEN"),
+        os.environ.get("AWS_DEFAULT_REGION"),
+        os.environ.get("AWS_PROFILE"),
+    )
+    with _CLIENTS_LOCK:
+        if key not in _CLIENTS:
+            import boto3
+            from botocore.config import Config
+
+            config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=5)
+            _CLIENTS[key] = boto3.session.Session().client(
+                "s3", endpoint_url=endpoint or None, config=config
+            )
+        return _CLIENTS[key]
 
 
 class S3Store:

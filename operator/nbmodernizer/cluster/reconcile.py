@@ -65,6 +65,7 @@ FINALIZER = "nbmodernizer.dev/cleanup"
 SPEC_SNAPSHOT = "spec.json"
 QUEUED_RETRY_SECONDS = 5.0
 FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
+ANSWERS_CACHED = 256
 
 
 def now() -> str:
@@ -105,6 +106,8 @@ class Reconciler:
         self.store_failures: dict[str, int] = {}
         self.phases: dict[str, Phase] = {}
         self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
+        self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
+        self.answers: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
         self.lock = threading.Lock()
 
     # -- entry point ------------------------------------------------------------------------
@@ -268,6 +271,14 @@ class Reconciler:
     def _frozen_spec(
         self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
     ) -> ModernizationSpec:
+        key = job_key(obj["metadata"]["namespace"], obj["metadata"]["name"])
+        if key not in self.frozen:
+            self.frozen[key] = self._read_or_freeze_spec(store, obj, resource)
+        return self.frozen[key]
+
+    def _read_or_freeze_spec(
+        self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
+    ) -> ModernizationSpec:
         if store.exists(0, SPEC_SNAPSHOT):
             snapshot = json.loads(store.get(0, SPEC_SNAPSHOT))
             return ModernizationSpec.model_validate(snapshot["spec"])
@@ -294,6 +305,17 @@ class Reconciler:
             self._answers(spec)  # fail before any Job when the answers cannot be used
 
     def _answers(self, spec: ModernizationSpec) -> Any:
+        """The answers, read once per URI (pushed files are never changed)."""
+        cached = self.answers.get(spec.score.answers)
+        if cached is None:
+            cached = self._read_answers(spec)
+            with self.lock:
+                if len(self.answers) >= ANSWERS_CACHED:
+                    self.answers.pop(next(iter(self.answers)))
+                self.answers[spec.score.answers] = cached
+        return cached
+
+    def _read_answers(self, spec: ModernizationSpec) -> Any:
         with tempfile.TemporaryDirectory(prefix="nbmod-answers-") as scratch:
             try:
                 path = fetch_file(spec.score.answers, Path("/"), Path(scratch))
@@ -547,6 +569,7 @@ class Reconciler:
     def _forget(self, namespace: str, name: str) -> None:
         with self.lock:
             self.phases.pop(job_key(namespace, name), None)
+            self.frozen.pop(job_key(namespace, name), None)
         self._publish_phases()
 
     def _publish_phases(self) -> None:
