@@ -71,14 +71,16 @@ def _multi_class_labels(frame: pd.DataFrame) -> np.ndarray[Any, Any]:
 _HEAVY_MODULES = ("sklearn.metrics", "scipy.stats")
 
 
+def import_grading_libraries() -> None:
+    for name in _HEAVY_MODULES:
+        importlib.import_module(name)
+
+
 def prewarm() -> None:
     """Start importing the grading libraries in the background."""
-
-    def load() -> None:
-        for name in _HEAVY_MODULES:
-            importlib.import_module(name)
-
-    threading.Thread(target=load, name="nbmod-prewarm-grading", daemon=True).start()
+    threading.Thread(
+        target=import_grading_libraries, name="nbmod-prewarm-grading", daemon=True
+    ).start()
 
 
 def compute_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:

@@ -107,6 +107,7 @@ class Reconciler:
         self.phases: dict[str, Phase] = {}
         self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
         self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
+        self.started: set[str] = set()  # keys whose revision 0 is known to be stored
         self.answers: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
         self.lock = threading.Lock()
 
@@ -149,8 +150,11 @@ class Reconciler:
         meta = obj["metadata"]
         namespace, name = meta["namespace"], meta["name"]
         store = self.store_factory(revision_prefix(self.jobs, namespace, name))
+        key = job_key(namespace, name)
         spec = self._frozen_spec(store, obj, resource)
-        self._keep_original(store, spec)
+        if key not in self.started:  # revision 0 is written once; no need to look again
+            self._keep_original(store, spec)
+            self.started.add(key)
         state, action = replay(store, spec.fix.max_iterations)
         notes: list[str] = list((obj.get("status") or {}).get("notes") or [])
         while True:
@@ -570,6 +574,7 @@ class Reconciler:
         with self.lock:
             self.phases.pop(job_key(namespace, name), None)
             self.frozen.pop(job_key(namespace, name), None)
+            self.started.discard(job_key(namespace, name))
         self._publish_phases()
 
     def _publish_phases(self) -> None:
