@@ -12,7 +12,7 @@ import re
 import warnings
 from dataclasses import dataclass
 
-from nbmodernizer.fixers.rules.cells import mask_ipython
+from nbmodernizer.ipython_lines import mask_ipython
 from nbmodernizer.notebook import Notebook
 
 _CHAR_DIFF_LIMIT = 250_000  # len(a) * len(b) above which changed lines are diffed by tokens

@@ -25,7 +25,7 @@ from nbmodernizer.engine import (
     store_execution,
 )
 from nbmodernizer.execute import ProgressCallback
-from nbmodernizer.fixers import build_chain
+from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.grade import AnswersError, load_answers
 from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
@@ -169,12 +169,13 @@ class LocalRun:
         except (FileNotFoundError, StoreError) as error:
             raise InvalidInputError(f"spec.inputs: {error}") from None
         prewarm_grading()
-        chain = build_chain(spec)
+        chain: FixerChain | None = None  # built at the first fix: most imports are the rules'
         state, action = start(spec.fix.max_iterations)
         while not isinstance(action, Finish):
             if isinstance(action, Execute):
                 state, action = self.execute(state, action.revision, answers, inputs)
             else:
+                chain = chain or build_chain(spec)
                 outcome = fix_step(self.store, state, action, chain, spec, inputs)
                 self.notes.extend(n for n in outcome.notes if n not in self.notes)
                 self.progress.fixed(outcome.record, outcome.notes)

@@ -6,7 +6,7 @@ revision's notebook, or nothing. The chain takes the first proposal that changes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +21,8 @@ from nbmodernizer.status import (
     Issue,
     ScoreResult,
 )
+
+RequestObserver = Callable[[str, str], None]  # (model, status) for each LLM HTTP request
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nbmodernizer.fixers.base import Fixer, FixerChain
-from nbmodernizer.fixers.llm.client import RequestObserver
+from nbmodernizer.fixers.base import Fixer, FixerChain, RequestObserver
 from nbmodernizer.spec import ModernizationSpec
 
 

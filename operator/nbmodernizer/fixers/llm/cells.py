@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from datetime import datetime
 
-from nbmodernizer.fixers.rules.cells import mask_ipython
+from nbmodernizer.ipython_lines import mask_ipython
 from nbmodernizer.notebook import Notebook, code_cell_indices
 
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import openai
 
+from nbmodernizer.fixers.base import RequestObserver
 from nbmodernizer.fixers.llm.reply import REPLY_SCHEMA
 from nbmodernizer.spec import LLMSpec
 
-RequestObserver = Callable[[str, str], None]  # (model, status) for each HTTP request
 MAX_BACKOFF_SECONDS = 60.0
 
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from nbmodernizer.fixers.rules.cells import mask_ipython
+from nbmodernizer.ipython_lines import mask_ipython
 
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
