@@ -48,8 +48,13 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
-def use_endpoint(monkeypatch: pytest.MonkeyPatch, endpoint: str) -> None:
-    """Point boto3 at `endpoint` with test credentials, ignoring the machine's AWS setup."""
+def use_endpoint(
+    monkeypatch: pytest.MonkeyPatch,
+    endpoint: str,
+    access_key: str = ACCESS_KEY,
+    secret_key: str = SECRET_KEY,
+) -> None:
+    """Point boto3 at `endpoint` with these credentials, ignoring the machine's AWS setup."""
     for name in (
         "AWS_ENDPOINT_URL",
         "AWS_PROFILE",
@@ -63,8 +68,8 @@ def use_endpoint(monkeypatch: pytest.MonkeyPatch, endpoint: str) -> None:
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ENDPOINT_URL_S3", endpoint)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", ACCESS_KEY)
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", access_key)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", secret_key)
     monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
     monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent/aws-config")
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/aws-credentials")
@@ -88,8 +93,23 @@ class S3Bucket:
         return bytes(self.client.get_object(Bucket=self.name, Key=key)["Body"].read())
 
     def keys(self) -> list[str]:
-        listing = self.client.list_objects_v2(Bucket=self.name)
-        return sorted(item["Key"] for item in listing.get("Contents", []))
+        paginator = self.client.get_paginator("list_objects_v2")
+        pages = paginator.paginate(Bucket=self.name)
+        return sorted(item["Key"] for page in pages for item in page.get("Contents", []))
+
+    def remove(self) -> None:
+        """Delete every object, then the bucket (servers that outlive the tests: MinIO)."""
+        for key in self.keys():
+            self.client.delete_object(Bucket=self.name, Key=key)
+        self.client.delete_bucket(Bucket=self.name)
+
+
+def new_bucket(endpoint: str) -> S3Bucket:
+    """A fresh bucket on the server the environment points boto3 at (`use_endpoint`)."""
+    client = s3_client()
+    name = f"test-{uuid.uuid4().hex[:16]}"
+    client.create_bucket(Bucket=name)
+    return S3Bucket(name=name, endpoint=endpoint, client=client)
 
 
 @pytest.fixture(name="s3_bucket")
@@ -97,7 +117,4 @@ def s3_bucket_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Bucket]:
     """The session's moto server in the environment, and a bucket of this test's own."""
     endpoint = s3_endpoint_url()
     use_endpoint(monkeypatch, endpoint)
-    client = s3_client()
-    name = f"test-{uuid.uuid4().hex[:16]}"
-    client.create_bucket(Bucket=name)
-    yield S3Bucket(name=name, endpoint=endpoint, client=client)
+    yield new_bucket(endpoint)

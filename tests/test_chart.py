@@ -33,6 +33,7 @@ EVERYTHING: dict[str, Any] = {
         "bucket": "revisions",
         "prefix": "fleet/prod",
         "endpoint": "http://minio.storage:9000",
+        "runnerEndpoint": "http://minio.storage.svc:9000",
         "region": "eu-west-1",
         "runnerSecret": "runner-s3",
         "credentials": {
@@ -240,6 +241,7 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
         "--s3-bucket=revisions",
         "--s3-prefix=fleet/prod",
         "--s3-endpoint=http://minio.storage:9000",
+        "--runner-s3-endpoint=http://minio.storage.svc:9000",
         "--s3-secret=runner-s3",
         "--runner-image=registry.local/runner:7",
         "--max-concurrent-jobs=7",

@@ -10,5 +10,10 @@ from tests.k8s.fixtures import (  # noqa: F401
     kubelet,
     real_cluster,
 )
-from tests.k8s.product import nbmod_operator, runner_kubelet, s3_secret  # noqa: F401
-from tests.s3server import s3_bucket_fixture  # noqa: F401
+from tests.k8s.product import (  # noqa: F401
+    nbmod_operator,
+    product_s3_bucket,
+    runner_kubelet,
+    s3_secret,
+    store,
+)

@@ -1,5 +1,16 @@
 """The real nbmodernizer operator in the harness: `nbmod operator` as a separate process, S3
-on moto's server, and runner Jobs executed by the test kubelet through a pod shim."""
+on moto's server, and runner Jobs executed by the test kubelet through a pod shim.
+
+On a real cluster (``NBM_E2E_KUBECONFIG``) the operator still runs here, the cluster runs the
+Jobs in the runner image, and S3 is the cluster's (the MinIO that ``scripts/kind-up``
+installs), which this machine and the pods reach at different addresses:
+
+- ``NBM_E2E_S3_ENDPOINT``: S3 as the tests and the operator see it (kind-up: a NodePort
+  on 127.0.0.1);
+- ``NBM_E2E_RUNNER_S3_ENDPOINT``: S3 as the runner pods see it (the in-cluster Service);
+- ``NBM_E2E_S3_ACCESS_KEY`` / ``NBM_E2E_S3_SECRET_KEY``: credentials for both;
+- ``NBM_E2E_RUNNER_IMAGE``: the runner image the nodes have (default: the chart's).
+"""
 
 from __future__ import annotations
 
@@ -8,18 +19,76 @@ import socket
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.k8s.client import K8sApi
+from tests.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
 from tests.k8s.kopf_process import KopfProcess, isolated_env
 from tests.k8s.kubelet import Kubelet
 from tests.k8s.resources import NBMS, SECRETS
-from tests.s3server import S3Bucket
+from tests.s3server import (
+    ACCESS_KEY,
+    SECRET_KEY,
+    S3Bucket,
+    new_bucket,
+    s3_endpoint_url,
+    use_endpoint,
+)
 
 S3_SECRET = "nbmodernizer-s3"
+TEST_RUNNER_IMAGE = "nbmodernizer-runner:test"  # the test kubelet ignores images
+
+
+@dataclass(frozen=True)
+class Store:
+    """Where the product tests' S3 is, from this machine and from the runner pods."""
+
+    endpoint: str
+    runner_endpoint: str
+    access_key: str = ACCESS_KEY
+    secret_key: str = SECRET_KEY
+    runner_image: str = TEST_RUNNER_IMAGE
+
+
+def product_store() -> Store:
+    """moto's server on the emulator; the cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
+    if cluster_kubeconfig() is None:
+        moto = s3_endpoint_url()
+        return Store(endpoint=moto, runner_endpoint=moto)
+    endpoint = os.environ.get("NBM_E2E_S3_ENDPOINT")
+    if not endpoint:
+        pytest.skip(
+            f"the product's tests on a real cluster ({CLUSTER_ENV}) need NBM_E2E_S3_ENDPOINT: "
+            "an S3 this machine and the cluster both reach (scripts/kind-up prints the lot)"
+        )
+    env = os.environ.get
+    return Store(
+        endpoint=endpoint,
+        runner_endpoint=env("NBM_E2E_RUNNER_S3_ENDPOINT") or endpoint,
+        access_key=env("NBM_E2E_S3_ACCESS_KEY") or ACCESS_KEY,
+        secret_key=env("NBM_E2E_S3_SECRET_KEY") or SECRET_KEY,
+        runner_image=env("NBM_E2E_RUNNER_IMAGE") or "ghcr.io/nbmodernizer/runner:0.1.0",
+    )
+
+
+@pytest.fixture
+def store() -> Store:
+    return product_store()
+
+
+@pytest.fixture(name="s3_bucket")
+def product_s3_bucket(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Bucket]:
+    """A bucket of this test's own on the product tests' S3; removed after a real-cluster test
+    (MinIO outlives the tests; moto's server does not)."""
+    use_endpoint(monkeypatch, store.endpoint, store.access_key, store.secret_key)
+    bucket = new_bucket(store.endpoint)
+    yield bucket
+    if cluster_kubeconfig() is not None:
+        bucket.remove()
 
 
 def free_port() -> int:
@@ -61,20 +130,27 @@ def pod_shim(folder: Path) -> Path:
 
 
 @pytest.fixture
-def s3_secret(k8s_api: K8sApi) -> None:
-    """The Secret the runner pods read their S3 credentials from (moto takes any)."""
+def s3_secret(k8s_api: K8sApi, store: Store) -> None:
+    """The Secret the runner pods read their S3 credentials from."""
     k8s_api.create(
         SECRETS,
         {
             "metadata": {"name": S3_SECRET},
-            "stringData": {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"},
+            "stringData": {
+                "AWS_ACCESS_KEY_ID": store.access_key,
+                "AWS_SECRET_ACCESS_KEY": store.secret_key,
+            },
         },
     )
 
 
 @pytest.fixture
-def runner_kubelet(k8s_api: K8sApi, tmp_path: Path, s3_secret: None) -> Iterator[Kubelet]:
-    """The test kubelet, running Jobs' `nbmod` through the pod shim."""
+def runner_kubelet(k8s_api: K8sApi, tmp_path: Path, s3_secret: None) -> Iterator[Kubelet | None]:
+    """The test kubelet, running Jobs' `nbmod` through the pod shim (None on a real cluster:
+    its nodes run the Jobs in the runner image)."""
+    if not k8s_api.emulated:
+        yield None
+        return
     shim = pod_shim(tmp_path)
     base = isolated_env(k8s_api.kubeconfig)
     with Kubelet(k8s_api, base_env=base, executables={"nbmod": str(shim)}) as kubelet:
@@ -88,7 +164,7 @@ OperatorStarter = Callable[..., NbmodOperator]
 
 @pytest.fixture
 def nbmod_operator(
-    k8s_api: K8sApi, s3_bucket: S3Bucket, tmp_path: Path
+    k8s_api: K8sApi, s3_bucket: S3Bucket, store: Store, tmp_path: Path
 ) -> Iterator[OperatorStarter]:
     """Start `nbmod operator` processes on the test's namespace; all stopped at teardown."""
     made: list[NbmodOperator] = []
@@ -100,8 +176,9 @@ def nbmod_operator(
             "--s3-bucket": s3_bucket.name,
             "--s3-prefix": "runs",
             "--s3-endpoint": endpoint or s3_bucket.endpoint,
+            "--runner-s3-endpoint": store.runner_endpoint,
             "--s3-secret": S3_SECRET,
-            "--runner-image": "nbmodernizer-runner:test",
+            "--runner-image": store.runner_image,
             "--metrics-port": "0",
             "--health-port": "0",
             "--retry-seconds": "0.5",

@@ -71,7 +71,7 @@ def fleet(root: Path, bucket: S3Bucket) -> dict[str, tuple[dict[str, Any], str]]
 
 def test_every_dashboard_panel_has_data_after_a_fleet_run(
     k8s_api: K8sApi,
-    runner_kubelet: Kubelet,
+    runner_kubelet: Kubelet | None,
     nbmod_operator: OperatorStarter,
     s3_bucket: S3Bucket,
     tmp_path: Path,

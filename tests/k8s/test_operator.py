@@ -21,7 +21,7 @@ from tests.k8s.product import (
     wait_finished,
 )
 from tests.k8s.resources import JOBS
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from tests.s3server import S3Bucket
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 pytestmark = pytest.mark.kernel
@@ -44,7 +44,7 @@ def jobs_of(k8s_api: K8sApi, name: str) -> list[dict[str, Any]]:
 def test_push_then_kubectl_apply_runs_to_the_local_outcome(
     k8s_api: K8sApi,
     kubectl: Kubectl,
-    runner_kubelet: Kubelet,
+    runner_kubelet: Kubelet | None,
     nbmod_operator: OperatorStarter,
     s3_bucket: S3Bucket,
     tmp_path: Path,

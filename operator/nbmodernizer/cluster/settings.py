@@ -6,6 +6,7 @@
 | --s3-bucket             | NBMOD_S3_BUCKET               | (required)                       |
 | --s3-prefix             | NBMOD_S3_PREFIX               | nbmodernizer                     |
 | --s3-endpoint           | AWS_ENDPOINT_URL_S3           | AWS S3                           |
+| --runner-s3-endpoint    | NBMOD_RUNNER_S3_ENDPOINT      | --s3-endpoint (the pods' view)   |
 | --s3-secret             | NBMOD_S3_SECRET               | nbmodernizer-s3 (for the pods)   |
 | --runner-image          | NBMOD_RUNNER_IMAGE            | ghcr.io/nbmodernizer/runner:0.1.0|
 | --max-concurrent-jobs   | NBMOD_MAX_CONCURRENT_JOBS     | 20                               |
@@ -33,6 +34,9 @@ class OperatorSettings:
     s3_bucket: str
     s3_prefix: str = "nbmodernizer"
     s3_endpoint: str | None = None
+    # Where the runner pods reach the same store, when their address differs from the
+    # operator's (an operator outside the cluster, a MinIO behind a NodePort). None: s3_endpoint.
+    runner_s3_endpoint: str | None = None
     s3_secret: str | None = "nbmodernizer-s3"
     runner_image: str = DEFAULT_RUNNER_IMAGE
     namespaces: tuple[str, ...] = ()  # empty: every namespace
@@ -50,7 +54,7 @@ class OperatorSettings:
             s3_bucket=self.s3_bucket,
             s3_credentials_secret=self.s3_secret,
             s3_prefix=self.s3_prefix,
-            s3_endpoint_url=self.s3_endpoint,
+            s3_endpoint_url=self.runner_s3_endpoint or self.s3_endpoint,
             deadline_margin_seconds=self.deadline_margin_seconds,
         )
 
@@ -61,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--s3-bucket")
     parser.add_argument("--s3-prefix")
     parser.add_argument("--s3-endpoint")
+    parser.add_argument("--runner-s3-endpoint")
     parser.add_argument("--s3-secret")
     parser.add_argument("--runner-image")
     parser.add_argument("--max-concurrent-jobs", type=int)
@@ -108,6 +113,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         s3_bucket=bucket,
         s3_prefix=_pick(args.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or "",
         s3_endpoint=_pick(args.s3_endpoint, "AWS_ENDPOINT_URL_S3"),
+        runner_s3_endpoint=_pick(args.runner_s3_endpoint, "NBMOD_RUNNER_S3_ENDPOINT"),
         s3_secret=secret or None,
         runner_image=_pick(args.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
         or DEFAULT_RUNNER_IMAGE,

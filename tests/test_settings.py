@@ -1,0 +1,69 @@
+"""The operator's settings: flags win over NBMOD_* variables, which win over defaults."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from nbmodernizer.cluster.settings import SettingsError, add_arguments, from_arguments
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("NBMOD_S3_BUCKET", "AWS_ENDPOINT_URL_S3", "NBMOD_RUNNER_S3_ENDPOINT",
+                 "NBMOD_NAMESPACES", "NBMOD_MAX_CONCURRENT_JOBS"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_runner_pods_use_the_operators_endpoint_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    same = from_arguments(parse("--s3-bucket", "b", "--s3-endpoint", "http://localhost:30900"))
+    assert same.jobs().s3_endpoint_url == "http://localhost:30900"
+    monkeypatch.setenv("NBMOD_RUNNER_S3_ENDPOINT", "http://minio.nbm-system:9000")
+    split = from_arguments(parse("--s3-bucket", "b", "--s3-endpoint", "http://localhost:30900"))
+    assert split.s3_endpoint == "http://localhost:30900"
+    assert split.jobs().s3_endpoint_url == "http://minio.nbm-system:9000"
+    flag = from_arguments(parse("--s3-bucket", "b", "--runner-s3-endpoint", "http://s3.pods"))
+    assert flag.s3_endpoint is None and flag.jobs().s3_endpoint_url == "http://s3.pods"
+
+
+def test_flags_win_over_the_environment_and_defaults_fill_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NBMOD_S3_BUCKET", "from-env")
+    monkeypatch.setenv("NBMOD_NAMESPACES", "team-a, team-b")
+    monkeypatch.setenv("NBMOD_MAX_CONCURRENT_JOBS", "7")
+    settings = from_arguments(parse("--max-concurrent-jobs", "3"))
+    assert settings.s3_bucket == "from-env"
+    assert settings.namespaces == ("team-a", "team-b")
+    assert settings.max_concurrent_jobs == 3
+    assert settings.s3_prefix == "nbmodernizer" and settings.metrics_port == 9090
+    assert from_arguments(parse("-A")).namespaces == ()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ((), "--s3-bucket / NBMOD_S3_BUCKET: required"),
+        (("--s3-bucket", "b", "--max-concurrent-jobs", "0"), "--max-concurrent-jobs"),
+    ],
+)
+def test_bad_settings_name_the_flag(argv: tuple[str, ...], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        from_arguments(parse(*argv))
+
+
+def test_a_malformed_variable_names_the_flag_and_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NBMOD_RETRY_SECONDS", "soon")
+    with pytest.raises(SettingsError, match="--retry-seconds / NBMOD_RETRY_SECONDS: not a number"):
+        from_arguments(parse("--s3-bucket", "b"))
