@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from nbmodernizer.cluster.jobs import parse_runner_defaults
 from tests.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +47,14 @@ EVERYTHING: dict[str, Any] = {
         "baseURL": "http://llm.models:8000/v1",
         "apiKeySecret": {"name": "llm-key", "key": "token"},
     },
-    "runner": {"image": {"repository": "registry.local/runner", "tag": "7"}},
+    "runner": {
+        "image": {"repository": "registry.local/runner", "tag": "7"},
+        "defaults": {
+            "resources": {"limits": {"nvidia.com/gpu": 1}},
+            "nodeSelector": {"nvidia.com/gpu.present": "true"},
+            "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists"}],
+        },
+    },
     "operator": {
         "maxConcurrentJobs": 7,
         "workers": 3,
@@ -287,6 +295,19 @@ def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # n
 def test_no_llm_nor_s3_keys_by_default(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     env = env_of(container(render(kube_tools, tmp_path)))
     assert not {"AWS_ACCESS_KEY_ID", "OPENAI_API_KEY", "OPENAI_BASE_URL"} & set(env)
+    assert "NBMOD_RUNNER_DEFAULTS" not in env
+
+
+def test_gpu_defaults_reach_the_operator_in_a_form_it_accepts(
+    kube_tools: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    env = env_of(container(render(kube_tools, tmp_path, EVERYTHING)))
+    defaults = parse_runner_defaults(env["NBMOD_RUNNER_DEFAULTS"])
+    assert defaults.resources is not None
+    assert defaults.resources.limits == {"nvidia.com/gpu": 1}
+    assert defaults.node_selector == {"nvidia.com/gpu.present": "true"}
+    assert [t.key for t in defaults.tolerations] == ["nvidia.com/gpu"]
 
 
 @pytest.mark.parametrize("values", [None, EVERYTHING], ids=["defaults", "everything"])

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from types import MappingProxyType
@@ -12,6 +13,7 @@ from nbmodernizer.cluster.jobs import (
     JobSettings,
     build_job,
     job_name,
+    parse_runner_defaults,
     revision_prefix,
 )
 from nbmodernizer.spec import SpecError, parse_modernization
@@ -224,6 +226,46 @@ def test_pod_placement_from_the_spec() -> None:
         {**tolerations[1], "operator": "Equal"},  # Kubernetes' default, made explicit
     ]
     assert spec["priorityClassName"] == "batch-low"
+
+
+GPU_DEFAULTS = json.dumps(
+    {
+        "resources": {"limits": {"nvidia.com/gpu": 1}},
+        "nodeSelector": {"nvidia.com/gpu.present": "true"},
+        "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+    }
+)
+
+
+def test_fleet_defaults_fill_what_a_resource_leaves_unset() -> None:
+    gpu = dataclasses.replace(SETTINGS, runner_defaults=parse_runner_defaults(GPU_DEFAULTS))
+    plain = job(settings=gpu)
+    assert container(plain)["resources"] == {"limits": {"nvidia.com/gpu": "1"}}
+    assert pod(plain)["nodeSelector"] == {"nvidia.com/gpu.present": "true"}
+    assert [t["key"] for t in pod(plain)["tolerations"]] == ["nvidia.com/gpu"]
+    own = job(
+        settings=gpu,
+        execution={"resources": {"requests": {"cpu": "1"}}, "nodeSelector": {"pool": "cpu"}},
+    )
+    assert container(own)["resources"] == {"requests": {"cpu": "1"}}  # the resource's, whole
+    assert pod(own)["nodeSelector"] == {"pool": "cpu"}
+    assert [t["key"] for t in pod(own)["tolerations"]] == ["nvidia.com/gpu"]  # unset: default
+    assert "resources" not in container(job()) and "nodeSelector" not in pod(job())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "runner defaults: not JSON"),
+        ("[]", "runner defaults: must be a JSON object"),
+        ('{"image": "x"}', "unknown field(s) image; allowed: resources, nodeSelector"),
+        ('{"resources": {"limits": {"nvidia.com/gpu": "lots"}}}', "resources.limits.nvidia"),
+        ('{"tolerations": [{"effect": "Sometimes"}]}', "tolerations[0].effect"),
+    ],
+)
+def test_bad_fleet_defaults_name_the_field(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_runner_defaults(text)
 
 
 def test_gpu_resources_are_quantity_strings() -> None:

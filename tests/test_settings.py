@@ -67,3 +67,15 @@ def test_a_malformed_variable_names_the_flag_and_the_variable(
     monkeypatch.setenv("NBMOD_RETRY_SECONDS", "soon")
     with pytest.raises(SettingsError, match="--retry-seconds / NBMOD_RETRY_SECONDS: not a number"):
         from_arguments(parse("--s3-bucket", "b"))
+
+
+def test_fleet_runner_defaults_reach_the_jobs_and_bad_ones_name_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gpu = '{"resources": {"limits": {"nvidia.com/gpu": 1}}}'
+    settings = from_arguments(parse("--s3-bucket", "b", "--runner-defaults", gpu))
+    resources = settings.jobs().runner_defaults.resources
+    assert resources is not None and resources.limits == {"nvidia.com/gpu": 1}
+    monkeypatch.setenv("NBMOD_RUNNER_DEFAULTS", '{"nodeSelector": {"bad key!": "x"}}')
+    with pytest.raises(SettingsError, match=r"--runner-defaults / NBMOD_RUNNER_DEFAULTS: node"):
+        from_arguments(parse("--s3-bucket", "b"))

@@ -42,21 +42,30 @@ resource (deleted with it), never retried (`backoffLimit: 0`: the loop decides w
 means), and bounded by `activeDeadlineSeconds = timeoutSeconds * runs + margin`. With
 `execution.queueName` it is created suspended with Kueue's queue-name label, and Kueue
 admits it.
+
+Fleet-wide runner defaults (`JobSettings.runner_defaults`: resources, nodeSelector,
+tolerations, e.g. a GPU for every Job) fill each of those fields that a resource leaves unset;
+a resource's own `execution` field wins whole (no merging of two nodeSelectors).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic import ValidationError
 
 from nbmodernizer.spec import (
     API_GROUP,
     API_VERSION,
     KIND,
+    ExecutionSpec,
     NotebookModernization,
     parse_modernization,
+    problems_from,
 )
 from nbmodernizer.store import revision_key
 
@@ -79,6 +88,30 @@ class JobBuildError(ValueError):
     """The resource cannot be turned into a runner Job (e.g. no namespace or uid)."""
 
 
+RUNNER_DEFAULT_FIELDS = ("resources", "nodeSelector", "tolerations")
+
+
+def parse_runner_defaults(text: str, source: str = "runner defaults") -> ExecutionSpec:
+    """Fleet-wide runner defaults from JSON (`{"resources": ..., "nodeSelector": ...,
+    "tolerations": [...]}`), validated exactly like a resource's `spec.execution`."""
+    try:
+        document = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{source}: not JSON: {e}") from None
+    if not isinstance(document, dict):
+        raise ValueError(f"{source}: must be a JSON object with {', '.join(RUNNER_DEFAULT_FIELDS)}")
+    unknown = sorted(set(document) - set(RUNNER_DEFAULT_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"{source}: unknown field(s) {', '.join(unknown)}; "
+            f"allowed: {', '.join(RUNNER_DEFAULT_FIELDS)}"
+        )
+    try:
+        return ExecutionSpec.model_validate(document)
+    except ValidationError as e:
+        raise ValueError(f"{source}: " + "; ".join(problems_from(e))) from None
+
+
 @dataclass(frozen=True)
 class JobSettings:
     """The operator's side of the Job: where revisions live and how runner pods look."""
@@ -97,6 +130,8 @@ class JobSettings:
     """Added to timeoutSeconds x runs: image pull, S3 transfers, kernel start."""
     working_dir: str = "/kaggle/working"
     input_dir: str = "/kaggle/input"
+    runner_defaults: ExecutionSpec = field(default_factory=ExecutionSpec)
+    """Resources, nodeSelector and tolerations for resources that set none."""
 
     def __post_init__(self) -> None:
         if not self.runner_image:
@@ -259,12 +294,14 @@ def build_job(
         },
         "terminationMessagePolicy": "FallbackToLogsOnError",
     }
-    if execution.resources is not None:
+    defaults = settings.runner_defaults
+    requirements = execution.resources if execution.resources is not None else defaults.resources
+    if requirements is not None:
         resources = {
             kind: {resource: str(quantity) for resource, quantity in values.items()}
             for kind, values in (
-                ("requests", execution.resources.requests),
-                ("limits", execution.resources.limits),
+                ("requests", requirements.requests),
+                ("limits", requirements.limits),
             )
             if values
         }
@@ -290,10 +327,12 @@ def build_job(
             input_volume,
         ],
     }
-    if execution.node_selector:
-        pod_spec["nodeSelector"] = dict(execution.node_selector)
-    if execution.tolerations:
-        pod_spec["tolerations"] = [toleration.to_wire() for toleration in execution.tolerations]
+    node_selector = execution.node_selector or defaults.node_selector
+    if node_selector:
+        pod_spec["nodeSelector"] = dict(node_selector)
+    tolerations = execution.tolerations or defaults.tolerations
+    if tolerations:
+        pod_spec["tolerations"] = [toleration.to_wire() for toleration in tolerations]
     if execution.priority_class_name:
         pod_spec["priorityClassName"] = execution.priority_class_name
 

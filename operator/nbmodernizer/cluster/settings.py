@@ -9,6 +9,9 @@
 | --runner-s3-endpoint    | NBMOD_RUNNER_S3_ENDPOINT      | --s3-endpoint (the pods' view)   |
 | --s3-secret             | NBMOD_S3_SECRET               | nbmodernizer-s3 (for the pods)   |
 | --runner-image          | NBMOD_RUNNER_IMAGE            | ghcr.io/nbmodernizer/runner:0.1.0|
+| --runner-defaults JSON  | NBMOD_RUNNER_DEFAULTS         | none (resources, nodeSelector,   |
+|                         |                               | tolerations for resources that   |
+|                         |                               | set none: e.g. a GPU per Job)    |
 | --max-concurrent-jobs   | NBMOD_MAX_CONCURRENT_JOBS     | 20                               |
 | --metrics-port          | NBMOD_METRICS_PORT            | 9090 (0: off)                    |
 | --health-port           | NBMOD_HEALTH_PORT             | 8080 (kopf's liveness endpoint)  |
@@ -22,9 +25,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from nbmodernizer.cluster.jobs import JobSettings
+from nbmodernizer.cluster.jobs import JobSettings, parse_runner_defaults
+from nbmodernizer.spec import ExecutionSpec
 
 DEFAULT_RUNNER_IMAGE = "ghcr.io/nbmodernizer/runner:0.1.0"
 
@@ -39,6 +43,7 @@ class OperatorSettings:
     runner_s3_endpoint: str | None = None
     s3_secret: str | None = "nbmodernizer-s3"
     runner_image: str = DEFAULT_RUNNER_IMAGE
+    runner_defaults: ExecutionSpec = field(default_factory=ExecutionSpec)
     namespaces: tuple[str, ...] = ()  # empty: every namespace
     max_concurrent_jobs: int = 20
     metrics_port: int = 9090
@@ -56,6 +61,7 @@ class OperatorSettings:
             s3_prefix=self.s3_prefix,
             s3_endpoint_url=self.runner_s3_endpoint or self.s3_endpoint,
             deadline_margin_seconds=self.deadline_margin_seconds,
+            runner_defaults=self.runner_defaults,
         )
 
 
@@ -68,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runner-s3-endpoint")
     parser.add_argument("--s3-secret")
     parser.add_argument("--runner-image")
+    parser.add_argument("--runner-defaults")
     parser.add_argument("--max-concurrent-jobs", type=int)
     parser.add_argument("--metrics-port", type=int)
     parser.add_argument("--health-port", type=int)
@@ -109,6 +116,13 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         listed = os.environ.get("NBMOD_NAMESPACES", "")
         namespaces = tuple(n.strip() for n in listed.split(",") if n.strip())
     secret = _pick(args.s3_secret, "NBMOD_S3_SECRET", "nbmodernizer-s3")
+    try:
+        defaults = parse_runner_defaults(
+            _pick(args.runner_defaults, "NBMOD_RUNNER_DEFAULTS") or "",
+            "--runner-defaults / NBMOD_RUNNER_DEFAULTS",
+        )
+    except ValueError as e:
+        raise SettingsError(str(e)) from None
     settings = OperatorSettings(
         s3_bucket=bucket,
         s3_prefix=_pick(args.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or "",
@@ -117,6 +131,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         s3_secret=secret or None,
         runner_image=_pick(args.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
         or DEFAULT_RUNNER_IMAGE,
+        runner_defaults=defaults,
         namespaces=namespaces,
         max_concurrent_jobs=int(
             _number(
