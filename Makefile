@@ -7,10 +7,10 @@ EXAMPLE ?= examples/wine-removed-apis-2016/spec.yaml
 
 .PHONY: setup example test lint typecheck unit clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml runner-image/requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,ml]'
+	$(BIN)/pip install --quiet -c runner-image/requirements.lock -e '.[dev,ml]'
 	touch $(STAMP)
 
 setup: $(STAMP)
