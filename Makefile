@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXAMPLE ?= examples/wine-removed-apis-2016/spec.yaml
 
-.PHONY: setup example test lint typecheck unit clean
+.PHONY: setup example test lint typecheck unit clean kind-up kind-example kind-e2e kind-down
 
 $(STAMP): pyproject.toml runner-image/requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,19 @@ typecheck:
 
 unit:
 	$(BIN)/pytest
+
+## A local trial on kind (needs Docker and kind): README, "Try it on kind".
+kind-up: setup
+	scripts/kind-up
+
+kind-example: setup
+	scripts/kind-example $(EXAMPLE)
+
+kind-e2e: setup
+	scripts/kind-e2e
+
+kind-down:
+	scripts/kind-down
 
 clean:
 	rm -rf $(VENV) nbmod-runs .pytest_cache .mypy_cache .ruff_cache
