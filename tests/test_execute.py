@@ -69,6 +69,10 @@ def test_kaggle_paths_and_relative_input_both_work(tmp_path: Path) -> None:
     )
     assert result.cell_errors == []
     assert (folder.working / "out.txt").read_text() == "True"
+    # what the notebook saw is recorded with the run (a cluster's operator has no copy)
+    [seen] = result.inputs
+    assert (seen.path, seen.size_bytes, seen.columns) == ("train.csv", 4, "a")
+    assert result.inputs_total == 1
 
 
 def test_environment_facts(tmp_path: Path) -> None:

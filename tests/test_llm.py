@@ -7,14 +7,15 @@ from typing import Any
 
 import pytest
 
+from nbmodernizer.environment import input_files
 from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.llm import LLMFixer
 from nbmodernizer.fixers.llm.client import ChatClient
-from nbmodernizer.fixers.llm.prompt import approximate_tokens, build_prompt
+from nbmodernizer.fixers.llm.prompt import approximate_tokens, build_prompt, describe_inputs
 from nbmodernizer.fixers.llm.reply import ReplyError, parse_reply
 from nbmodernizer.fixers.registry import build_chain
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.status import CostSummary, Diagnosis, FixType, Issue, Outcome
+from nbmodernizer.status import CostSummary, Diagnosis, FixType, InputFile, Issue, Outcome
 from tests.factories import ran, scored
 from tests.llm_server import Answer, Failure, Stall, fix_reply, scripted_llm
 from tests.notebooks import notebook
@@ -44,8 +45,14 @@ def request(tmp_path: Path, modernization: ModernizationSpec, spent: float = 0.0
     (tmp_path / "input" / "train.csv").write_text("a,b\n1,2\n")
     nb = notebook(*CELLS)
     execution = ran((4, "AttributeError"))
+    inputs, total = input_files(tmp_path / "input")
     execution = execution.model_copy(
-        update={"python_version": "3.11.7", "packages": {"numpy": "2.4.6"}}
+        update={
+            "python_version": "3.11.7",
+            "packages": {"numpy": "2.4.6"},
+            "inputs": inputs,
+            "inputs_total": total,
+        }
     )
     return FixRequest(
         notebook=nb,
@@ -199,6 +206,14 @@ def test_cell_mode_shows_the_failing_cell_and_what_it_needs(tmp_path: Path) -> N
     assert whole.editable == frozenset({1, 2, 3, 4}) and "plot_something" in whole.user
     assert "# A legacy kernel" in whole.user  # markdown is shown in file mode
     assert approximate_tokens(prompt.user) < approximate_tokens(whole.user)
+
+
+def test_a_long_input_listing_is_cut_with_a_count() -> None:
+    files = [InputFile(path=f"part-{i:02d}.csv", size_bytes=10, columns="a") for i in range(30)]
+    execution = ran().model_copy(update={"inputs": files, "inputs_total": 45})
+    lines = describe_inputs(execution)
+    assert lines[0] == "- ../input/part-00.csv (10 bytes) columns: a"
+    assert lines[-1] == "- … and 15 more files" and len(lines) == 31
 
 
 def test_reply_parsing_is_robust() -> None:

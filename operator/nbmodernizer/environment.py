@@ -8,10 +8,14 @@ import subprocess
 import sys
 from functools import cache
 from importlib import metadata
+from pathlib import Path
 
 from IPython.core.inputtransformer2 import TransformerManager
 
 from nbmodernizer.notebook import Notebook
+from nbmodernizer.status import InputFile
+
+MAX_INPUT_FILES = 30
 
 
 def python_source(cell_source: str) -> str:
@@ -75,3 +79,26 @@ def visible_gpus() -> int:
 
 def imported_packages(notebook: Notebook) -> dict[str, str]:
     return installed_versions(imported_modules(notebook))
+
+
+def input_files(input_dir: Path | None) -> tuple[list[InputFile], int]:
+    """The first MAX_INPUT_FILES files under `input_dir` (path, size, a CSV's header), and
+    how many there are in all. Recorded where the notebook runs: in a cluster, the operator
+    that asks the fixers has no copy of the inputs."""
+    if input_dir is None or not input_dir.is_dir():
+        return [], 0
+    files = sorted(p for p in input_dir.rglob("*") if p.is_file())
+    described = []
+    for path in files[:MAX_INPUT_FILES]:
+        columns = None
+        if path.suffix.lower() == ".csv":
+            with path.open(encoding="utf-8", errors="replace") as handle:
+                columns = handle.readline().strip()[:300]
+        described.append(
+            InputFile(
+                path=path.relative_to(input_dir).as_posix(),
+                size_bytes=path.stat().st_size,
+                columns=columns,
+            )
+        )
+    return described, len(files)

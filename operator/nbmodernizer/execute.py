@@ -22,7 +22,7 @@ from typing import Any
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from nbmodernizer.environment import imported_packages, visible_gpus
+from nbmodernizer.environment import imported_packages, input_files, visible_gpus
 from nbmodernizer.notebook import Notebook, code_cell_indices
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 
@@ -176,6 +176,7 @@ class _Run:
 
     def result(self) -> ExecutionResult:
         language = self.notebook.metadata.get("language_info", {})
+        inputs, inputs_total = input_files(self.folder.input)
         return ExecutionResult(
             status=self.status,
             duration_seconds=round(self.elapsed(), 3),
@@ -187,6 +188,8 @@ class _Run:
             python_version=language.get("version") or sys.version.split()[0],
             packages=imported_packages(self.notebook),
             gpus=visible_gpus(),
+            inputs=inputs,
+            inputs_total=inputs_total,
         )
 
 

@@ -55,6 +55,14 @@ class CellError(CamelModel):
     traceback: list[str] = Field(default_factory=list)
 
 
+class InputFile(CamelModel):
+    """An input file as the notebook saw it (what a fixer may tell an LLM about the data)."""
+
+    path: str = Field(description="Relative to the input folder (the notebook's ../input).")
+    size_bytes: int
+    columns: str | None = Field(default=None, description="A CSV's header line.")
+
+
 class ExecutionResult(CamelModel):
     status: ExecutionStatus
     duration_seconds: float
@@ -68,6 +76,10 @@ class ExecutionResult(CamelModel):
     packages: dict[str, str] = Field(
         default_factory=dict, description="Installed versions of the packages it imports."
     )
+    inputs: list[InputFile] = Field(
+        default_factory=list, description="The first input files (sorted by path)."
+    )
+    inputs_total: int = Field(default=0, description="How many input files there were.")
 
     @property
     def has_errors(self) -> bool:

@@ -149,6 +149,8 @@ def test_an_llm_answering_500_ends_with_the_reason(
         operator = nbmod_operator(env={"OPENAI_BASE_URL": llm.url, "OPENAI_API_KEY": "sk-x"})
         status = status_of(wait_finished(k8s_api, "llm-down", operator))
     assert len(llm.requests) == 3
+    prompt = llm.requests[0]["messages"][-1]["content"]
+    assert "- ../input/test.csv (" in prompt and "columns: id,x" in prompt  # seen in the pod
     assert status["outcome"] == "ErrorReproducible"  # the score reproduces; cell 3 still fails
     assert "llm: request failed: gave up after 3 requests: 500" in status["stopReason"]
     assert status["cost"]["requests"] == 3 and status["cost"]["usd"] == 0

@@ -5,17 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from string import Template
 
 from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.llm.cells import cell_seconds, dependencies, writer_of
 from nbmodernizer.notebook import code_cell_indices
-from nbmodernizer.status import FixType
+from nbmodernizer.status import ExecutionResult, FixType
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 MAX_TRACEBACK_LINES = 60
-MAX_INPUT_FILES = 30
 
 
 @dataclass(frozen=True)
@@ -87,22 +85,16 @@ def task_text(request: FixRequest) -> str:
     return Template(template("score_calibration.md")).substitute(gap=request.diagnosis.detail)
 
 
-def describe_inputs(input_dir: Path | None) -> list[str]:
-    """One line per input file: path, size and, for CSVs, the header's columns."""
-    if input_dir is None or not input_dir.is_dir():
-        return []
-    lines: list[str] = []
-    files = sorted(p for p in input_dir.rglob("*") if p.is_file())
-    for path in files[:MAX_INPUT_FILES]:
-        relative = path.relative_to(input_dir).as_posix()
-        line = f"- ../input/{relative} ({path.stat().st_size} bytes)"
-        if path.suffix.lower() == ".csv":
-            with path.open(encoding="utf-8", errors="replace") as handle:
-                header = handle.readline().strip()
-            line += f" columns: {header[:300]}"
+def describe_inputs(execution: ExecutionResult) -> list[str]:
+    """One line per input file the notebook saw: path, size and, for CSVs, the columns."""
+    lines = []
+    for found in execution.inputs:
+        line = f"- ../input/{found.path} ({found.size_bytes} bytes)"
+        if found.columns is not None:
+            line += f" columns: {found.columns}"
         lines.append(line)
-    if len(files) > MAX_INPUT_FILES:
-        lines.append(f"- … and {len(files) - MAX_INPUT_FILES} more files")
+    if execution.inputs_total > len(execution.inputs):
+        lines.append(f"- … and {execution.inputs_total - len(execution.inputs)} more files")
     return lines
 
 
@@ -134,7 +126,7 @@ def cells_text(request: FixRequest, shown: list[int], mode: str) -> str:
 
 def build_prompt(request: FixRequest, mode: str) -> Prompt:
     shown = cells_in_scope(request, mode)
-    inputs = describe_inputs(request.input_dir)
+    inputs = describe_inputs(request.execution)
     scope = "the whole notebook" if mode == "file" else "the cells involved (others are omitted)"
     user = "\n\n".join(
         [
