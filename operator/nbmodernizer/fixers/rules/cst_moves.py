@@ -8,27 +8,15 @@ from collections.abc import Callable, Mapping, Sequence
 
 import libcst as cst
 
-from nbmodernizer.fixers.rules.arguments import (
-    has_star_args,
-)
+from nbmodernizer.fixers.rules.arguments import has_star_args
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import cst_rewrite
+from nbmodernizer.fixers.rules.cst_tools import EQUAL, cst_rewrite, dotted_expression, with_commas
 from nbmodernizer.fixers.rules.model import Rewrite
 
 # Packages whose submodules are reachable as attributes once the top package is imported
 # (eagerly imported, or lazily loaded on attribute access).
 ATTRIBUTE_PACKAGES = frozenset({"numpy", "scipy", "tensorflow", "keras", "torch"})
-
-
-# `keyword=value`, without the spaces LibCST puts around a default `=`
-EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-)
-
-
-def code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
 
 
 def _is_future_import(statement: cst.BaseStatement) -> bool:
@@ -104,19 +92,6 @@ class ImportingTransformer(cst.CSTTransformer):
         return add_imports(updated_node, self.needed_imports)
 
 
-def with_args(call: cst.Call, args: Sequence[cst.Arg]) -> cst.Call:
-    """The call with these arguments, the trailing comma of the last one removed."""
-    fixed = list(args)
-    if fixed:
-        fixed[-1] = fixed[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return call.with_changes(args=fixed)
-
-
-def new_arg(keyword: str, value: str | cst.BaseExpression) -> cst.Arg:
-    node = expression(value) if isinstance(value, str) else value
-    return cst.Arg(value=node, keyword=cst.Name(keyword), equal=EQUAL)
-
-
 def keywordize(call: cst.Call, names: Sequence[str | None], start: int = 0) -> cst.Call:
     """Positional arguments from index `start` on become keywords `names[i]` (None: keep)."""
     if has_star_args(call):
@@ -149,19 +124,6 @@ def replace_string(node: cst.SimpleString, value: str) -> cst.SimpleString:
 
 
 # --- moving names between modules -------------------------------------------------------
-
-
-def _fix_commas(aliases: Sequence[cst.ImportAlias]) -> list[cst.ImportAlias]:
-    fixed = list(aliases)
-    for index, alias in enumerate(fixed):
-        last = index == len(fixed) - 1
-        if last:
-            fixed[index] = alias.with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        elif alias.comma is cst.MaybeSentinel.DEFAULT:
-            fixed[index] = alias.with_changes(
-                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-            )
-    return fixed
 
 
 class NameMover(ImportingTransformer):
@@ -201,10 +163,10 @@ class NameMover(ImportingTransformer):
             if asname is None and target != name and self.keep_local:
                 asname = cst.AsName(name=cst.Name(name))
             moved.append(alias.with_changes(name=cst.Name(target), asname=asname))
-        new_module = expression(self.new)
-        assert isinstance(new_module, cst.Attribute | cst.Name)
-        moved_statement = statement.with_changes(module=new_module, names=_fix_commas(moved))
-        kept_statement = statement.with_changes(names=_fix_commas(kept)) if kept else None
+        moved_statement = statement.with_changes(
+            module=dotted_expression(self.new), names=with_commas(moved)
+        )
+        kept_statement = statement.with_changes(names=with_commas(kept)) if kept else None
         return kept_statement, moved_statement
 
     def _applies(self, statement: cst.BaseSmallStatement) -> bool:
@@ -288,15 +250,13 @@ def _removed_line(
     return line.with_changes(body=[cst.Pass()]) if commented else cst.RemoveFromParent()
 
 
-class ImportedNameDropper(cst.CSTTransformer):
-    """Remove `names` from `from module import ...` (the statement too when none is left)."""
+class _StatementEditor(cst.CSTTransformer):
+    """Edits or drops the small statements of each line (`edit`); a line left empty goes, and
+    a block left empty gets `pass`."""
 
-    def __init__(self, module: str, names: frozenset[str]) -> None:
-        super().__init__()
-        self.module, self.names = module, names
-
-    def _drops(self, alias: cst.ImportAlias) -> bool:
-        return isinstance(alias.name, cst.Name) and alias.name.value in self.names
+    def edit(self, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement | None:
+        """The statement, changed or as it is; None drops it."""
+        raise NotImplementedError
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -304,20 +264,10 @@ class ImportedNameDropper(cst.CSTTransformer):
         body: list[cst.BaseSmallStatement] = []
         changed = False
         for small in updated_node.body:
-            if (
-                isinstance(small, cst.ImportFrom)
-                and not small.relative
-                and small.module is not None
-                and dotted_name(small.module) == self.module
-                and not isinstance(small.names, cst.ImportStar)
-                and any(self._drops(alias) for alias in small.names)
-            ):
-                changed = True
-                kept = [alias for alias in small.names if not self._drops(alias)]
-                if kept:
-                    body.append(small.with_changes(names=_fix_commas(kept)))
-                continue
-            body.append(small)
+            edited = self.edit(small)
+            changed = changed or edited is not small
+            if edited is not None:
+                body.append(edited)
         if not changed:
             return updated_node
         if not body:
@@ -331,6 +281,30 @@ class ImportedNameDropper(cst.CSTTransformer):
         if updated_node.body:
             return updated_node
         return updated_node.with_changes(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
+class ImportedNameDropper(_StatementEditor):
+    """Remove `names` from `from module import ...` (the statement too when none is left)."""
+
+    def __init__(self, module: str, names: frozenset[str]) -> None:
+        super().__init__()
+        self.module, self.names = module, names
+
+    def _drops(self, alias: cst.ImportAlias) -> bool:
+        return isinstance(alias.name, cst.Name) and alias.name.value in self.names
+
+    def edit(self, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement | None:
+        if (
+            isinstance(small, cst.ImportFrom)
+            and not small.relative
+            and small.module is not None
+            and dotted_name(small.module) == self.module
+            and not isinstance(small.names, cst.ImportStar)
+            and any(self._drops(alias) for alias in small.names)
+        ):
+            kept = [alias for alias in small.names if not self._drops(alias)]
+            return small.with_changes(names=with_commas(kept)) if kept else None
+        return small
 
 
 def drop_imported_names(module: str, names: Sequence[str]) -> Rewrite:
@@ -368,7 +342,7 @@ def rewrite_calls(targets: Mapping[str, CallBuilder]) -> Rewrite:
 # --- removing statements ----------------------------------------------------------------
 
 
-class StatementRemover(cst.CSTTransformer):
+class StatementRemover(_StatementEditor):
     """Drop expression statements for which `drops(expression, context)` is true."""
 
     def __init__(
@@ -377,27 +351,9 @@ class StatementRemover(cst.CSTTransformer):
         super().__init__()
         self.context, self.drops = context, drops
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
-        kept = [
-            small
-            for small in updated_node.body
-            if not (isinstance(small, cst.Expr) and self.drops(small.value, self.context))
-        ]
-        if len(kept) == len(updated_node.body):
-            return updated_node
-        if not kept:
-            return _removed_line(updated_node)
-        kept[-1] = kept[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
-        return updated_node.with_changes(body=kept)
-
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
-    ) -> cst.IndentedBlock:
-        if updated_node.body:
-            return updated_node
-        return updated_node.with_changes(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+    def edit(self, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement | None:
+        dropped = isinstance(small, cst.Expr) and self.drops(small.value, self.context)
+        return None if dropped else small
 
 
 def remove_statements(drops: Callable[[cst.BaseExpression, RuleContext], bool]) -> Rewrite:

@@ -4,14 +4,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import string_literal
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified, transform_python
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 
 TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
+CallTest = Callable[[cst.Call, RuleContext], bool]
+
+# `keyword=value`, without the spaces LibCST puts around a default `=`
+EQUAL = cst.AssignEqual(
+    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+)
+_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+_Listed = TypeVar("_Listed", cst.Arg, cst.ImportAlias)
+
+
+def code(node: cst.CSTNode) -> str:
+    """The source text of a node."""
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def cst_rewrite(factory: TransformerFactory) -> Rewrite:
@@ -32,7 +48,7 @@ def chain(*rewrites: Rewrite) -> Rewrite:
     return rewrite
 
 
-def _module_expression(dotted: str) -> cst.Attribute | cst.Name:
+def dotted_expression(dotted: str) -> cst.Attribute | cst.Name:
     node = expression(dotted)
     assert isinstance(node, cst.Attribute | cst.Name)
     return node
@@ -58,7 +74,7 @@ class _ModuleMover(cst.CSTTransformer):
         moved = self._moved(current) if current else None
         if moved is None:
             return updated_node
-        result = updated_node.with_changes(module=_module_expression(moved))
+        result = updated_node.with_changes(module=dotted_expression(moved))
         if self.names and not isinstance(updated_node.names, cst.ImportStar):
             renamed = [
                 alias.with_changes(name=cst.Name(self.names[alias.name.value]))
@@ -74,7 +90,7 @@ class _ModuleMover(cst.CSTTransformer):
         for alias in updated_node.names:
             name = dotted_name(alias.name)
             moved = self._moved(name) if name else None
-            aliases.append(alias.with_changes(name=_module_expression(moved)) if moved else alias)
+            aliases.append(alias.with_changes(name=dotted_expression(moved)) if moved else alias)
         return updated_node.with_changes(names=aliases)
 
     def leave_Attribute(
@@ -82,7 +98,7 @@ class _ModuleMover(cst.CSTTransformer):
     ) -> cst.BaseExpression:
         name = dotted_name(updated_node)
         moved = self._moved(name) if name else None
-        return _module_expression(moved) if moved else updated_node
+        return dotted_expression(moved) if moved else updated_node
 
 
 def move_module(old: str, new: str, names: dict[str, str] | None = None) -> Rewrite:
@@ -132,10 +148,7 @@ KeywordEdit = Callable[[cst.Arg], cst.Arg | None]  # None drops the argument
 
 class _KeywordEditor(cst.CSTTransformer):
     def __init__(
-        self,
-        context: RuleContext,
-        applies: Callable[[cst.Call, RuleContext], bool],
-        edits: dict[str, KeywordEdit],
+        self, context: RuleContext, applies: CallTest, edits: dict[str, KeywordEdit]
     ) -> None:
         self.context, self.applies, self.edits = context, applies, edits
 
@@ -145,33 +158,24 @@ class _KeywordEditor(cst.CSTTransformer):
         args: list[cst.Arg] = []
         changed = False
         for arg in updated_node.args:
-            keyword = arg.keyword.value if arg.keyword else None
-            if keyword in self.edits:
-                edited = self.edits[keyword](arg)
-                changed = changed or edited is not arg
-                if edited is not None:
-                    args.append(edited)
-            else:
-                args.append(arg)
-        if not changed:
-            return updated_node
-        if args:
-            last = args[-1]
-            args[-1] = last.with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return updated_node.with_changes(args=args)
+            name = arg.keyword.value if arg.keyword else None
+            edited = self.edits[name](arg) if name in self.edits else arg
+            changed = changed or edited is not arg
+            if edited is not None:
+                args.append(edited)
+        return with_args(updated_node, args, keep_trailing_comma=True) if changed else updated_node
 
 
-def edit_keywords(
-    applies: Callable[[cst.Call, RuleContext], bool], edits: dict[str, KeywordEdit]
-) -> Rewrite:
+def edit_keywords(applies: CallTest, edits: dict[str, KeywordEdit]) -> Rewrite:
+    """Edit (rename, revalue, drop) the keyword arguments of matching calls."""
     return cst_rewrite(lambda context: _KeywordEditor(context, applies, edits))
 
 
-def calls_to(*names: str) -> Callable[[cst.Call, RuleContext], bool]:
+def calls_to(*names: str) -> CallTest:
     return lambda call, context: callee_is(call, names, context)
 
 
-def method_calls(*names: str) -> Callable[[cst.Call, RuleContext], bool]:
+def method_calls(*names: str) -> CallTest:
     return lambda call, _context: method_name(call) in names
 
 
@@ -184,11 +188,7 @@ def drop() -> KeywordEdit:
 
 
 def string_value(arg: cst.Arg) -> str | None:
-    node = arg.value
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
+    return string_literal(arg.value)
 
 
 def map_value(mapping: dict[str, str], rename: str | None = None) -> KeywordEdit:
@@ -222,6 +222,36 @@ def rename_methods(renames: dict[str, str]) -> Rewrite:
     return cst_rewrite(lambda _context: _MethodRenamer(renames))
 
 
-def arg_source(arg: cst.Arg | cst.BaseExpression) -> str:
-    node = arg.value if isinstance(arg, cst.Arg) else arg
-    return cst.Module(body=[]).code_for_node(node)
+# --- building argument lists ------------------------------------------------------------
+
+
+def with_commas(
+    items: Sequence[_Listed], trailing: cst.Comma | cst.MaybeSentinel = cst.MaybeSentinel.DEFAULT
+) -> list[_Listed]:
+    """Arguments or imported names with a comma between each and `trailing` after the last."""
+    fixed: list[_Listed] = []
+    for n, item in enumerate(items):
+        if n == len(items) - 1:
+            fixed.append(item.with_changes(comma=trailing))
+        elif isinstance(item.comma, cst.MaybeSentinel):
+            fixed.append(item.with_changes(comma=_COMMA))
+        else:
+            fixed.append(item)
+    return fixed
+
+
+def with_args(
+    call: cst.Call, args: Sequence[cst.Arg], *, keep_trailing_comma: bool = False
+) -> cst.Call:
+    """The call with these arguments; a trailing comma after the last one only with
+    `keep_trailing_comma` and if the call had one (a multi-line call keeps its layout)."""
+    trailing = (
+        call.args[-1].comma if keep_trailing_comma and call.args else cst.MaybeSentinel.DEFAULT
+    )
+    return call.with_changes(args=with_commas(args, trailing))
+
+
+def new_arg(keyword: str, value: str | cst.BaseExpression) -> cst.Arg:
+    """`keyword=value`; a string value is parsed as code."""
+    node = expression(value) if isinstance(value, str) else value
+    return cst.Arg(value=node, keyword=cst.Name(keyword), equal=EQUAL)

@@ -14,14 +14,8 @@ from nbmodernizer.fixers.rules.arguments import (
 )
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_moves import (
-    ImportingTransformer,
-    add_imports,
-    code,
-    keywordize,
-    new_arg,
-    with_args,
-)
+from nbmodernizer.fixers.rules.cst_moves import ImportingTransformer, add_imports, keywordize
+from nbmodernizer.fixers.rules.cst_tools import code, new_arg, with_args
 
 # === Keras ================================================================================
 

@@ -15,11 +15,9 @@ from nbmodernizer.fixers.rules.cst_moves import (
     CallBuilder,
     CallRewriter,
     ImportingTransformer,
-    code,
-    new_arg,
     replace_string,
-    with_args,
 )
+from nbmodernizer.fixers.rules.cst_tools import code, new_arg, with_args
 from nbmodernizer.fixers.rules.keras_calls import keras_flavor
 from nbmodernizer.fixers.rules.keras_common import import_optional
 

@@ -11,9 +11,9 @@ import libcst as cst
 
 from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, method_name
+from nbmodernizer.fixers.rules.cst_tools import callee_is, cst_rewrite, method_name
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.text_tools import is_class_call, without_keywords
+from nbmodernizer.fixers.rules.text_tools import without_keywords
 
 CLASSES = (
     "catboost.CatBoostClassifier",
@@ -46,7 +46,7 @@ class _CalcFeatureImportance(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if keyword_arg(updated_node, "calc_feature_importance") is None:
             return updated_node
-        if not is_class_call(updated_node, CLASSES, self.context):
+        if not callee_is(updated_node, CLASSES, self.context):
             return updated_node
         return without_keywords(updated_node, ["calc_feature_importance"])
 

@@ -17,9 +17,9 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import is_cell_magic, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, string_value
+from nbmodernizer.fixers.rules.cst_tools import callee_is, cst_rewrite, string_value
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
-from nbmodernizer.fixers.rules.text_tools import is_class_call, module_alias, with_keywords
+from nbmodernizer.fixers.rules.text_tools import module_alias, with_keywords
 
 # --- in-notebook installs ----------------------------------------------------------------------
 
@@ -181,7 +181,7 @@ class _ParamValues(cst.CSTTransformer):
         return None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        if not is_class_call(updated_node, self.classes, self.context):
+        if not callee_is(updated_node, self.classes, self.context):
             return updated_node
         args = list(updated_node.args)
         for index, arg in enumerate(args):

@@ -12,14 +12,9 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import dotted_name, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, method_name
+from nbmodernizer.fixers.rules.cst_tools import callee_is, code, cst_rewrite, method_name
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
-from nbmodernizer.fixers.rules.text_tools import (
-    is_class_call,
-    module_alias,
-    replace_keywords,
-    without_keywords,
-)
+from nbmodernizer.fixers.rules.text_tools import module_alias, replace_keywords, without_keywords
 
 SKLEARN_CLASSES = (
     "lightgbm.LGBMClassifier",
@@ -54,7 +49,6 @@ def _callbacks(
     """The callbacks that do what `early_stopping_rounds`, `verbose_eval` / `verbose` and
     `evals_result` did (lightgbm 3.x: early stopping reported unless verbosity was off)."""
     callbacks: list[cst.BaseExpression] = []
-    code = cst.Module([]).code_for_node
     quiet = verbose is not None and (
         (isinstance(verbose.value, cst.Name) and verbose.value.value == "False")
         or (isinstance(verbose.value, cst.Integer) and verbose.value.value == "0")
@@ -141,7 +135,7 @@ def _assigned_models(module: cst.Module, context: RuleContext) -> set[str]:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     name = target.target.value
-                    is_model = isinstance(node.value, cst.Call) and is_class_call(
+                    is_model = isinstance(node.value, cst.Call) and callee_is(
                         node.value, SKLEARN_CLASSES, context
                     )
                     assigned[name] = assigned.get(name, True) and is_model
@@ -170,9 +164,7 @@ class _FitCallbacks(cst.CSTTransformer):
     def _known(self, receiver: cst.BaseExpression) -> bool:
         if isinstance(receiver, cst.Name):
             return receiver.value in self.models
-        return isinstance(receiver, cst.Call) and is_class_call(
-            receiver, SKLEARN_CLASSES, self.context
-        )
+        return isinstance(receiver, cst.Call) and callee_is(receiver, SKLEARN_CLASSES, self.context)
 
     def visit_Module(self, node: cst.Module) -> None:
         self.models = _assigned_models(node, self.context)
@@ -233,7 +225,7 @@ class _SilentToVerbose(cst.CSTTransformer):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         silent = keyword_arg(updated_node, "silent")
-        if silent is None or not is_class_call(updated_node, SKLEARN_CLASSES, self.context):
+        if silent is None or not callee_is(updated_node, SKLEARN_CLASSES, self.context):
             return updated_node
         value = silent.value
         if keyword_arg(updated_node, "verbose") is not None or keyword_arg(
@@ -245,7 +237,7 @@ class _SilentToVerbose(cst.CSTTransformer):
         elif isinstance(value, cst.Name) and value.value == "False":  # the default logging
             return without_keywords(updated_node, ["silent"])
         else:
-            level = cst.parse_expression(f"-1 if {cst.Module([]).code_for_node(value)} else 1")
+            level = cst.parse_expression(f"-1 if {code(value)} else 1")
         args = [
             arg.with_changes(keyword=cst.Name("verbose"), value=level) if arg is silent else arg
             for arg in updated_node.args

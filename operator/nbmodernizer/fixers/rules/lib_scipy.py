@@ -16,7 +16,7 @@ from nbmodernizer.fixers.rules.cst_moves import (
     renamed_callee,
     rewrite_calls,
 )
-from nbmodernizer.fixers.rules.cst_tools import arg_source, chain, cst_rewrite
+from nbmodernizer.fixers.rules.cst_tools import chain, code, cst_rewrite
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 
 # --- scipy.misc -> scipy.special ------------------------------------------------------------
@@ -152,7 +152,7 @@ def _itemfreq(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | No
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     numpy = rewriter.module_ref("numpy")
-    values = arg_source(call.args[0])
+    values = code(call.args[0].value)
     return expression(f"{numpy}.array({numpy}.unique({values}, return_counts=True)).T")
 
 

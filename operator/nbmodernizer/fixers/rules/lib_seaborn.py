@@ -11,14 +11,15 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import keyword_arg, positional_args
 from nbmodernizer.fixers.rules.cells import qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_moves import (
-    keywordize,
-    move_names,
+from nbmodernizer.fixers.rules.cst_moves import keywordize, move_names, renamed_callee
+from nbmodernizer.fixers.rules.cst_tools import (
+    chain,
+    cst_rewrite,
+    edit_keywords,
     new_arg,
-    renamed_callee,
+    rename_to,
     with_args,
 )
-from nbmodernizer.fixers.rules.cst_tools import chain, cst_rewrite, edit_keywords, rename_to
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 
 _CATEGORICAL = (

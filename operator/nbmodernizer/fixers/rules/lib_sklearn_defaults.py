@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import (
     calls_to,
@@ -14,7 +15,7 @@ from nbmodernizer.fixers.rules.cst_tools import (
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
 from nbmodernizer.fixers.rules.sklearn_common import DATA, SGD, forests
-from nbmodernizer.fixers.rules.sklearn_cst import add_keywords, keyword
+from nbmodernizer.fixers.rules.sklearn_cst import add_keywords
 
 CALIBRATION = frozenset({"score-calibration"})
 
@@ -26,7 +27,7 @@ def _calls_without(names: tuple[str, ...], *absent: str) -> Callable[[cst.Call, 
     """Calls to `names` that pass none of the keywords `absent`."""
     applies = calls_to(*names)
     return lambda call, context: (
-        applies(call, context) and all(keyword(call, name) is None for name in absent)
+        applies(call, context) and all(keyword_arg(call, name) is None for name in absent)
     )
 
 
@@ -43,7 +44,7 @@ _CV_USERS = {  # function -> how many positional parameters it takes today
 
 
 def _not_linear_kernel(call: cst.Call, context: RuleContext) -> bool:
-    kernel = keyword(call, "kernel")
+    kernel = keyword_arg(call, "kernel")
     return kernel is None or string_value(kernel) != "linear"
 
 

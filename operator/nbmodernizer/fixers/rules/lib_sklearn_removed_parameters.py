@@ -7,16 +7,18 @@ import inspect
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import (
     calls_to,
     cst_rewrite,
     drop,
+    edit_keywords,
     string_value,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.sklearn_common import DATA, into, no_parameter, trees
-from nbmodernizer.fixers.rules.sklearn_cst import add_keywords, edit_keywords, keyword, only_if
+from nbmodernizer.fixers.rules.sklearn_cst import add_keywords, only_if
 from nbmodernizer.fixers.rules.sklearn_transforms import LinearNormalize, OneVsRestWrapper
 
 
@@ -46,12 +48,12 @@ def _drop_if_none(arg: cst.Arg) -> cst.Arg | None:
 
 
 def _l1_without_solver(call: cst.Call, context: RuleContext) -> bool:
-    penalty = keyword(call, "penalty")
+    penalty = keyword_arg(call, "penalty")
     return (
         calls_to("sklearn.linear_model.LogisticRegression")(call, context)
         and penalty is not None
         and string_value(penalty) == "l1"
-        and keyword(call, "solver") is None
+        and keyword_arg(call, "solver") is None
     )
 
 

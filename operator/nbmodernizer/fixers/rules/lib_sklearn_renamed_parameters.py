@@ -6,23 +6,18 @@ import functools
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import (
     calls_to,
     cst_rewrite,
     drop,
+    edit_keywords,
     rename_to,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.sklearn_common import DATA, no_parameter, rejects
-from nbmodernizer.fixers.rules.sklearn_cst import (
-    drop_keywords,
-    edit_keywords,
-    is_constant,
-    keep_quotes,
-    keyword,
-    only_if,
-)
+from nbmodernizer.fixers.rules.sklearn_cst import drop_keywords, is_constant, keep_quotes, only_if
 from nbmodernizer.fixers.rules.sklearn_transforms import FeatureNamesOut, ScorerResponse
 
 
@@ -91,7 +86,7 @@ class _RandomStateWithoutShuffle(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self.applies(original_node, self.context):
             return updated_node
-        shuffle = keyword(updated_node, "shuffle")
+        shuffle = keyword_arg(updated_node, "shuffle")
         if shuffle is None or is_constant(shuffle, "False"):
             return drop_keywords(updated_node, ["random_state"])
         return updated_node

@@ -10,11 +10,12 @@ from nbmodernizer.fixers.rules.cst_tools import (
     calls_to,
     chain,
     cst_rewrite,
+    edit_keywords,
     rename_to,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.sklearn_common import DATA, SGD, no_parameter, rejects, trees
-from nbmodernizer.fixers.rules.sklearn_cst import edit_keywords, keep_quotes, only_if
+from nbmodernizer.fixers.rules.sklearn_cst import keep_quotes, only_if
 from nbmodernizer.fixers.rules.sklearn_transforms import RootMetrics, SgdEpochs
 
 

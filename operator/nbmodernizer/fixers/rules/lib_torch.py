@@ -10,8 +10,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_moves import new_arg, with_args
-from nbmodernizer.fixers.rules.cst_tools import cst_rewrite
+from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, new_arg, with_args
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.torch_transforms import TorchLinalg, ZeroDimDataIndex
 

@@ -11,15 +11,11 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import keyword_arg, string_literal
 from nbmodernizer.fixers.rules.cells import expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_moves import (
-    CallRewriter,
-    ImportingTransformer,
-    new_arg,
-    replace_string,
-)
+from nbmodernizer.fixers.rules.cst_moves import CallRewriter, ImportingTransformer, replace_string
 from nbmodernizer.fixers.rules.cst_tools import (
     calls_to,
     method_name,
+    new_arg,
 )
 
 AGG = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"

@@ -9,15 +9,12 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import string_literal
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import method_name
+from nbmodernizer.fixers.rules.cst_tools import EQUAL, code, method_name, with_commas
 from nbmodernizer.fixers.rules.pandas_cst import (
-    NO_SPACE,
     ImportingTransformer,
     call_arguments,
-    finish_args,
     is_module_receiver,
     module_name,
-    source,
     with_keyword,
 )
 
@@ -69,7 +66,7 @@ class KeywordOnly(cst.CSTTransformer):
                 name = names[n - accepted]
                 arg = arg.with_changes(
                     keyword=cst.Name(name),
-                    equal=cst.AssignEqual(whitespace_before=NO_SPACE, whitespace_after=NO_SPACE),
+                    equal=EQUAL,
                 )
             args.append(arg)
         return updated_node.with_changes(args=args)
@@ -89,7 +86,7 @@ class NumericOnly(cst.CSTTransformer):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "fillna":
-            self.fill_receivers.append(source(func.value))
+            self.fill_receivers.append(code(func.value))
         else:
             self.fill_receivers.append("")
 
@@ -116,7 +113,7 @@ class NumericOnly(cst.CSTTransformer):
                 method in self.FILLED
                 and not positional
                 and dotted_name(func.value) is not None
-                and source(func.value) in self.fill_receivers
+                and code(func.value) in self.fill_receivers
             )
         )
         if not applies:
@@ -192,7 +189,7 @@ class ValueCounts(cst.CSTTransformer):
             if arg.keyword is None:
                 arg = arg.with_changes(
                     keyword=cst.Name(self.LEGACY[n]),
-                    equal=cst.AssignEqual(whitespace_before=NO_SPACE, whitespace_after=NO_SPACE),
+                    equal=EQUAL,
                 )
             args.append(arg)
         series = cst.Call(
@@ -200,7 +197,7 @@ class ValueCounts(cst.CSTTransformer):
             args=[values.with_changes(comma=cst.MaybeSentinel.DEFAULT)],
         )
         return updated_node.with_changes(
-            func=cst.Attribute(series, cst.Name("value_counts")), args=finish_args(args)
+            func=cst.Attribute(series, cst.Name("value_counts")), args=with_commas(args)
         )
 
 
@@ -228,7 +225,7 @@ class Ravel(ImportingTransformer):
         self.need(line)
         first = cst.Arg(receiver.with_changes(lpar=(), rpar=()))
         return updated_node.with_changes(
-            func=expression(f"{np}.ravel"), args=finish_args([first, *updated_node.args])
+            func=expression(f"{np}.ravel"), args=with_commas([first, *updated_node.args])
         )
 
 
@@ -348,8 +345,8 @@ class Lookup(cst.CSTTransformer):
             cols = keywords["col_labels"].value
         if rows is None or cols is None or len(updated_node.args) != 2:
             return updated_node
-        code = (
-            f"{frame}.to_numpy()[{frame}.index.get_indexer({source(rows)}), "
-            f"{frame}.columns.get_indexer({source(cols)})]"
+        lookup = (
+            f"{frame}.to_numpy()[{frame}.index.get_indexer({code(rows)}), "
+            f"{frame}.columns.get_indexer({code(cols)})]"
         )
-        return expression(code).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return expression(lookup).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)

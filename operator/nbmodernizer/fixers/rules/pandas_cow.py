@@ -10,10 +10,9 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import literal_bool, string_literal
 from nbmodernizer.fixers.rules.cells import dotted_name, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import method_name
+from nbmodernizer.fixers.rules.cst_tools import method_name, with_commas
 from nbmodernizer.fixers.rules.pandas_cst import (
     call_arguments,
-    finish_args,
     is_module_receiver,
     names_in,
     single_index,
@@ -301,6 +300,6 @@ class ChainedInplace(CowBase):
         receiver = call.func.value if isinstance(call.func.value, cst.Subscript) else column
         args = [arg for arg in call.args if not (arg.keyword and arg.keyword.value == "inplace")]
         value = call.with_changes(
-            func=call.func.with_changes(value=receiver), args=finish_args(args)
+            func=call.func.with_changes(value=receiver), args=with_commas(args)
         )
         return cst.Assign(targets=[cst.AssignTarget(column)], value=value)

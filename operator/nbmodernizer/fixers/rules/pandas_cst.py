@@ -8,12 +8,12 @@ import libcst as cst
 
 from nbmodernizer.fixers.rules.cells import dotted_name
 from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.cst_tools import new_arg
 
 # --------------------------------------------------------------------------- generic helpers
 
 _SPACE = cst.SimpleWhitespace(" ")
 COMMA = cst.Comma(whitespace_after=_SPACE)
-NO_SPACE = cst.SimpleWhitespace("")
 
 
 def module_name(context: RuleContext, module: str, default: str) -> tuple[str, str | None]:
@@ -67,14 +67,6 @@ def call_arguments(call: cst.Call) -> tuple[list[cst.Arg], dict[str, cst.Arg]] |
     return positional, keywords
 
 
-def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
-    return cst.Arg(
-        keyword=cst.Name(name),
-        value=value,
-        equal=cst.AssignEqual(whitespace_before=NO_SPACE, whitespace_after=NO_SPACE),
-    )
-
-
 def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
     """`f(a)` -> `f(a, name=value)`."""
     args = list(call.args)
@@ -82,15 +74,7 @@ def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Ca
         last = args[-1]
         comma = last.comma if isinstance(last.comma, cst.Comma) else COMMA
         args[-1] = last.with_changes(comma=comma)
-    return call.with_changes(args=[*args, keyword_arg(name, value)])
-
-
-def finish_args(args: Sequence[cst.Arg]) -> list[cst.Arg]:
-    """Arguments with no trailing comma after the last one."""
-    result = list(args)
-    if result:
-        result[-1] = result[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return result
+    return call.with_changes(args=[*args, new_arg(name, value)])
 
 
 def subscript_of(
@@ -138,10 +122,6 @@ def statement_before(
     added = [cst.SimpleStatementLine(body=[statement]) for statement in new]
     added[0] = added[0].with_changes(leading_lines=line.leading_lines)
     return cst.FlattenSentinel([*added, line.with_changes(leading_lines=())])
-
-
-def source(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
 
 
 def small_statement(code: str) -> cst.BaseSmallStatement:

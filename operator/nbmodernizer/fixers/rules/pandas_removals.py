@@ -8,16 +8,14 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import literal_bool, string_literal
 from nbmodernizer.fixers.rules.cells import expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import callee_is
+from nbmodernizer.fixers.rules.cst_tools import callee_is, code, with_commas
 from nbmodernizer.fixers.rules.pandas_cst import (
     COMMA,
     ImportingTransformer,
     call_arguments,
-    finish_args,
     is_module_receiver,
     module_name,
     single_index,
-    source,
     subscript_of,
 )
 
@@ -45,7 +43,7 @@ class AppendToConcat(ImportingTransformer):
             return False
         assert isinstance(node, cst.Call)
         index = next((a for a in node.args if a.keyword and a.keyword.value == "index"), None)
-        return index is not None and source(index.value).endswith(".columns")
+        return index is not None and code(index.value).endswith(".columns")
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if self._row(node.value):
@@ -93,7 +91,7 @@ class AppendToConcat(ImportingTransformer):
         rest = [arg for arg in updated_node.args if arg.keyword is not None]
         return cst.Call(
             func=expression(f"{pd}.concat"),
-            args=finish_args([frames, *rest]),
+            args=with_commas([frames, *rest]),
             lpar=updated_node.lpar,
             rpar=updated_node.rpar,
             whitespace_before_args=updated_node.whitespace_before_args,
@@ -198,7 +196,7 @@ class FillnaMethod(cst.CSTTransformer):
             return updated_node
         args = [arg for arg in updated_node.args if arg.keyword and arg.keyword.value in self.KEEP]
         return updated_node.with_changes(
-            func=func.with_changes(attr=cst.Name(_FILL[method])), args=finish_args(args)
+            func=func.with_changes(attr=cst.Name(_FILL[method])), args=with_commas(args)
         )
 
 
@@ -238,7 +236,7 @@ class BadLines(cst.CSTTransformer):
                 args.append(arg.with_changes(keyword=cst.Name("on_bad_lines"), value=value))
             elif keyword not in ("error_bad_lines", "warn_bad_lines"):
                 args.append(arg)
-        return updated_node.with_changes(args=finish_args(args))
+        return updated_node.with_changes(args=with_commas(args))
 
 
 class Squeeze(cst.CSTTransformer):
@@ -260,7 +258,7 @@ class Squeeze(cst.CSTTransformer):
         args = [
             arg for arg in updated_node.args if not (arg.keyword and arg.keyword.value == "squeeze")
         ]
-        call = updated_node.with_changes(args=finish_args(args))
+        call = updated_node.with_changes(args=with_commas(args))
         if not squeeze:
             return call
         return cst.Call(

@@ -7,14 +7,13 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import literal_bool, string_literal
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.cst_tools import EQUAL, code
 from nbmodernizer.fixers.rules.pandas_cow import NOT_COLUMNS
 from nbmodernizer.fixers.rules.pandas_cst import (
-    NO_SPACE,
     call_arguments,
     is_module_receiver,
     single_index,
     small_statement,
-    source,
     statement_before,
     subscript_of,
 )
@@ -25,7 +24,7 @@ _OBJECT_SPELLINGS = frozenset({"object", "'object'", '"object"', "'O'", '"O"'})
 
 
 def _is_object(node: cst.BaseExpression, context: RuleContext) -> bool:
-    if source(node) in _OBJECT_SPELLINGS:
+    if code(node) in _OBJECT_SPELLINGS:
         return True
     return qualified(node, context.aliases) in ("numpy.object_", "numpy.object")
 
@@ -82,18 +81,18 @@ class ObjectDtypeComparison(cst.CSTTransformer):
         if found is None:
             return updated_node
         dtype, spelling, operator = found
-        quote = '"' if source(spelling).startswith('"') else "'"
+        quote = '"' if code(spelling).startswith('"') else "'"
         text = f"{quote}str{quote}"
         if self._kind(dtype) == "one":
             op = "in" if operator == "==" else "not in"
-            code = f"{source(dtype)} {op} ({source(spelling)}, {text})"
+            test = f"{code(dtype)} {op} ({code(spelling)}, {text})"
         else:
             join = "|" if operator == "==" else "&"
-            code = (
-                f"(({source(dtype)} {operator} {source(spelling)}) {join} "
-                f"({source(dtype)} {operator} {text}))"
+            test = (
+                f"(({code(dtype)} {operator} {code(spelling)}) {join} "
+                f"({code(dtype)} {operator} {text}))"
             )
-        new = expression(code)
+        new = expression(test)
         if updated_node.lpar:
             new = new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
         return new
@@ -206,7 +205,7 @@ class MixedColumnAssignment(cst.CSTTransformer):
         for statement in updated_node.body:
             if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
                 continue
-            if string_literal(statement.value) is not None or source(statement.value) == "None":
+            if string_literal(statement.value) is not None or code(statement.value) == "None":
                 continue
             found = self._target(statement.targets[0].target)
             if found is None:
@@ -220,7 +219,7 @@ class MixedColumnAssignment(cst.CSTTransformer):
             if not evidence.found:
                 continue
             self.done.add(key)
-            column = f"{frame}[{source(label)}]"
+            column = f"{frame}[{code(label)}]"
             added.append(small_statement(f"{column} = {column}.astype(object)"))
         if not added:
             return updated_node
@@ -246,8 +245,8 @@ class IssubdtypeText(cst.CSTTransformer):
             return updated_node
         if isinstance(dtype, cst.Attribute) and dtype.attr.value == "name":
             return updated_node
-        code = source(dtype)
-        replaced = expression(f"{code} if {code} != 'str' else object")
+        spelled = code(dtype)
+        replaced = expression(f"{spelled} if {spelled} != 'str' else object")
         return updated_node.with_changes(
             args=[first.with_changes(value=replaced), *updated_node.args[1:]]
         )
@@ -288,7 +287,7 @@ class SortToSortValues(cst.CSTTransformer):
             elif arg.keyword is None and n > 0:
                 arg = arg.with_changes(
                     keyword=cst.Name(self.LEGACY[n - 1]),
-                    equal=cst.AssignEqual(whitespace_before=NO_SPACE, whitespace_after=NO_SPACE),
+                    equal=EQUAL,
                 )
             args.append(arg)
         return updated_node.with_changes(

@@ -1,24 +1,27 @@
-"""Generic LibCST helpers written for the scikit-learn rules: keyword editing, import insertion,
+"""Generic LibCST helpers written for the scikit-learn rules: adding keywords, import insertion,
 moving names between modules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
 
-from nbmodernizer.fixers.rules.arguments import has_star_args
+from nbmodernizer.fixers.rules.arguments import has_star_args, keyword_arg, positional_args
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import (
+    CallTest,
     KeywordEdit,
     cst_rewrite,
+    dotted_expression,
+    new_arg,
     string_value,
+    with_args,
+    with_commas,
 )
 from nbmodernizer.fixers.rules.model import Rewrite
-
-CallTest = Callable[[cst.Call, RuleContext], bool]
 
 _COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 _NO_COMMA = cst.MaybeSentinel.DEFAULT
@@ -37,42 +40,9 @@ def only_if(*needles: str, rewrite: Rewrite) -> Rewrite:
     return guarded
 
 
-def keyword(call: cst.Call, name: str) -> cst.Arg | None:
-    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-
-
-def positional(call: cst.Call) -> list[cst.Arg]:
-    return [a for a in call.args if a.keyword is None and not a.star]
-
-
 def is_constant(arg: cst.Arg | None, value: str) -> bool:
     """`arg` is the literal `None` / `True` / `False` (`value`)."""
     return arg is not None and isinstance(arg.value, cst.Name) and arg.value.value == value
-
-
-def with_args(call: cst.Call, args: Sequence[cst.Arg]) -> cst.Call:
-    """`call` with these arguments, commas fixed: one between each, and a trailing one only
-    if the call had one (a multi-line call keeps its layout)."""
-    trailing = call.args[-1].comma if call.args else cst.MaybeSentinel.DEFAULT
-    fixed: list[cst.Arg] = []
-    for n, arg in enumerate(args):
-        if n == len(args) - 1:
-            fixed.append(arg.with_changes(comma=trailing))
-        elif isinstance(arg.comma, cst.MaybeSentinel):
-            fixed.append(arg.with_changes(comma=_COMMA))
-        else:
-            fixed.append(arg)
-    return call.with_changes(args=fixed)
-
-
-def new_arg(name: str, code: str) -> cst.Arg:
-    return cst.Arg(
-        keyword=cst.Name(name),
-        value=expression(code),
-        equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-        ),
-    )
 
 
 def append_arg(call: cst.Call, arg: cst.Arg) -> cst.Call:
@@ -95,7 +65,7 @@ def append_arg(call: cst.Call, arg: cst.Arg) -> cst.Call:
 
 def set_keyword(call: cst.Call, name: str, code: str) -> cst.Call:
     """`name=code` on this call: the value replaced if the keyword is there, else appended."""
-    existing = keyword(call, name)
+    existing = keyword_arg(call, name)
     if existing is None:
         return append_arg(call, new_arg(name, code))
     args = [a.with_changes(value=expression(code)) if a is existing else a for a in call.args]
@@ -104,7 +74,7 @@ def set_keyword(call: cst.Call, name: str, code: str) -> cst.Call:
 
 def drop_keywords(call: cst.Call, names: Sequence[str]) -> cst.Call:
     kept = [a for a in call.args if a.keyword is None or a.keyword.value not in names]
-    return call if len(kept) == len(call.args) else with_args(call, kept)
+    return call if len(kept) == len(call.args) else with_args(call, kept, keep_trailing_comma=True)
 
 
 def keep_quotes(mapping: dict[str, str], rename: str | None = None) -> KeywordEdit:
@@ -124,31 +94,6 @@ def keep_quotes(mapping: dict[str, str], rename: str | None = None) -> KeywordEd
     return edit
 
 
-class _KeywordEditor(cst.CSTTransformer):
-    def __init__(
-        self, context: RuleContext, applies: CallTest, edits: dict[str, KeywordEdit]
-    ) -> None:
-        self.context, self.applies, self.edits = context, applies, edits
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        if not self.applies(original_node, self.context):
-            return updated_node
-        args: list[cst.Arg] = []
-        changed = False
-        for arg in updated_node.args:
-            name = arg.keyword.value if arg.keyword else None
-            edited = self.edits[name](arg) if name in self.edits else arg
-            changed = changed or edited is not arg
-            if edited is not None:
-                args.append(edited)
-        return with_args(updated_node, args) if changed else updated_node
-
-
-def edit_keywords(applies: CallTest, edits: dict[str, KeywordEdit]) -> Rewrite:
-    """Like cst_tools.edit_keywords, but a multi-line call keeps its trailing comma."""
-    return cst_rewrite(lambda context: _KeywordEditor(context, applies, edits))
-
-
 class _KeywordAdder(cst.CSTTransformer):
     def __init__(
         self,
@@ -162,11 +107,11 @@ class _KeywordAdder(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self.applies(original_node, self.context) or has_star_args(updated_node):
             return updated_node
-        if self.position is not None and len(positional(updated_node)) > self.position:
+        if self.position is not None and len(positional_args(updated_node)) > self.position:
             return updated_node
         call = updated_node
         for name, code in self.values:
-            if keyword(call, name) is None:
+            if keyword_arg(call, name) is None:
                 call = append_arg(call, new_arg(name, code))
         return call
 
@@ -309,27 +254,6 @@ def _resolve(moves: dict[str, Move], name: str) -> tuple[Move, str] | None:
     return None
 
 
-def _dotted(name: str) -> cst.Attribute | cst.Name:
-    node = expression(name)
-    assert isinstance(node, cst.Attribute | cst.Name)
-    return node
-
-
-def _fix_alias_commas(
-    aliases: Sequence[cst.ImportAlias],
-    trailing: cst.Comma | cst.MaybeSentinel = cst.MaybeSentinel.DEFAULT,
-) -> list[cst.ImportAlias]:
-    fixed: list[cst.ImportAlias] = []
-    for n, alias in enumerate(aliases):
-        if n == len(aliases) - 1:
-            fixed.append(alias.with_changes(comma=trailing))
-        elif isinstance(alias.comma, cst.MaybeSentinel):
-            fixed.append(alias.with_changes(comma=_COMMA))
-        else:
-            fixed.append(alias)
-    return fixed
-
-
 class NameMover(ImportingTransformer):
     """Modules and names that moved: imports (split when their names now live in different
     modules), bare references bound by those imports, and dotted references."""
@@ -371,7 +295,7 @@ class NameMover(ImportingTransformer):
             return None
         if isinstance(node.names, cst.ImportStar):
             found = _resolve(self.moves, source)
-            return [node.with_changes(module=_dotted(found[1]))] if found else None
+            return [node.with_changes(module=dotted_expression(found[1]))] if found else None
         groups: dict[str, list[cst.ImportAlias]] = {source: []}
         plain: list[cst.ImportAlias] = []
         changed = False
@@ -400,14 +324,16 @@ class NameMover(ImportingTransformer):
             if not aliases:
                 continue
             if template is not None:
-                names = _fix_alias_commas(aliases, node.names[-1].comma if node.rpar else _NO_COMMA)
-                result.append(template.with_changes(module=_dotted(new_source), names=names))
+                names = with_commas(aliases, node.names[-1].comma if node.rpar else _NO_COMMA)
+                result.append(
+                    template.with_changes(module=dotted_expression(new_source), names=names)
+                )
                 template = None
             else:
-                names = _fix_alias_commas(aliases)
-                result.append(cst.ImportFrom(module=_dotted(new_source), names=names))
+                names = with_commas(aliases)
+                result.append(cst.ImportFrom(module=dotted_expression(new_source), names=names))
         if plain:
-            result.append(cst.Import(names=_fix_alias_commas(plain)))
+            result.append(cst.Import(names=with_commas(plain)))
         return result
 
     def _import(self, node: cst.Import) -> list[cst.BaseSmallStatement] | None:
@@ -416,7 +342,7 @@ class NameMover(ImportingTransformer):
         for alias in node.names:
             found = _resolve(self.moves, alias.evaluated_name)
             if found is not None and found[0].module:
-                aliases.append(alias.with_changes(name=_dotted(found[1])))
+                aliases.append(alias.with_changes(name=dotted_expression(found[1])))
                 changed = True
             else:
                 aliases.append(alias)

@@ -7,24 +7,23 @@ from typing import ClassVar
 
 import libcst as cst
 
-from nbmodernizer.fixers.rules.arguments import has_star_args
+from nbmodernizer.fixers.rules.arguments import has_star_args, keyword_arg, positional_args
 from nbmodernizer.fixers.rules.cells import expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import (
-    arg_source,
+    EQUAL,
     callee_is,
+    code,
     method_name,
+    new_arg,
     string_value,
+    with_args,
 )
 from nbmodernizer.fixers.rules.sklearn_cst import (
     ImportingTransformer,
     drop_keywords,
     is_constant,
-    keyword,
-    new_arg,
-    positional,
     set_keyword,
-    with_args,
 )
 
 # ---------------------------------------------------------------- scikit-learn transformers
@@ -46,9 +45,9 @@ _OLD_SPLITTERS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _data_of_size(code: str) -> str:
+def _data_of_size(size: str) -> str:
     """What to split for a splitter built from a size: `len(X)` / `X.shape[0]` -> `X`."""
-    node = expression(code)
+    node = expression(size)
     if (
         isinstance(node, cst.Call)
         and isinstance(node.func, cst.Name)
@@ -57,7 +56,7 @@ def _data_of_size(code: str) -> str:
         and node.args[0].keyword is None
         and not node.args[0].star
     ):
-        return arg_source(node.args[0])
+        return code(node.args[0].value)
     if (
         isinstance(node, cst.Subscript)
         and isinstance(node.value, cst.Attribute)
@@ -67,8 +66,8 @@ def _data_of_size(code: str) -> str:
         and isinstance(node.slice[0].slice.value, cst.Integer)
         and node.slice[0].slice.value.value == "0"
     ):
-        return arg_source(node.value.value)
-    return f"range({code})"
+        return code(node.value.value)
+    return f"range({size})"
 
 
 class OldSplitters(cst.CSTTransformer):
@@ -83,18 +82,18 @@ class OldSplitters(cst.CSTTransformer):
         if source != "sklearn.cross_validation" or cls not in _OLD_SPLITTERS:
             return updated_node
         params = _OLD_SPLITTERS[cls]
-        given = positional(updated_node)
+        given = positional_args(updated_node)
         if has_star_args(updated_node) or len(given) > len(params):
             return updated_node
-        if not given and keyword(updated_node, params[0]) is None:
+        if not given and keyword_arg(updated_node, params[0]) is None:
             return updated_node  # not built from the data: not the old API
         bound: dict[str, cst.Arg] = {}
         for param, arg in zip(params, given, strict=False):
-            bound[param] = arg.with_changes(keyword=cst.Name(param), equal=new_arg("a", "0").equal)
+            bound[param] = arg.with_changes(keyword=cst.Name(param), equal=EQUAL)
         for arg in updated_node.args:
             if arg.keyword is not None:
                 bound[arg.keyword.value] = arg
-        data = arg_source(bound.pop(params[0]))
+        data = code(bound.pop(params[0]).value)
         split = f"{data}, {data}" if cls.startswith("Stratified") else _data_of_size(data)
         args: list[cst.Arg] = []
         if cls == "LeavePOut":
@@ -114,8 +113,8 @@ class OldSplitters(cst.CSTTransformer):
         args += [bound.pop(key) for key in order if key in bound]
         args += list(bound.values())
         splitter = with_args(updated_node.with_changes(args=[]), args)
-        code = f"list({cst.Module(body=[]).code_for_node(splitter)}.split({split}))"
-        return expression(code).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        split_call = f"list({code(splitter)}.split({split}))"
+        return expression(split_call).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
 _IMPUTER_PARAMS = ("missing_values", "strategy", "axis", "verbose", "copy")
@@ -140,7 +139,7 @@ class ImputerArguments(cst.CSTTransformer):
             name = arg.keyword.value if arg.keyword else _IMPUTER_PARAMS[min(index, 4)]
             if arg.keyword is None:
                 index += 1
-                arg = arg.with_changes(keyword=cst.Name(name), equal=new_arg("a", "0").equal)
+                arg = arg.with_changes(keyword=cst.Name(name), equal=EQUAL)
                 changed = True
             if name == "verbose" or (
                 name == "axis" and isinstance(arg.value, cst.Integer) and arg.value.value == "0"
@@ -151,7 +150,7 @@ class ImputerArguments(cst.CSTTransformer):
                 arg = arg.with_changes(value=expression(self.nan))
                 changed = True
             args.append(arg)
-        return with_args(updated_node, args) if changed else updated_node
+        return with_args(updated_node, args, keep_trailing_comma=True) if changed else updated_node
 
 
 _OVR = "sklearn.multiclass.OneVsRestClassifier"
@@ -168,7 +167,7 @@ _SEARCHES = (
 
 def _argument(call: cst.Call, index: int, *names: str) -> cst.Arg | None:
     """The argument passed as the `index`-th positional one or by one of these keywords."""
-    given = positional(call)
+    given = positional_args(call)
     if len(given) > index:
         return given[index]
     return next((a for a in call.args if a.keyword and a.keyword.value in names), None)
@@ -232,10 +231,10 @@ class OneVsRestWrapper(ImportingTransformer):
                 self.searched[id(estimator.value)] = grid is None or _literal_grid(grid.value)
 
     def _wrap(self, updated: cst.Call) -> tuple[bool, cst.Call]:
-        solver = string_value(keyword(updated, "solver") or cst.Arg(cst.Name("None")))
+        solver = string_value(keyword_arg(updated, "solver") or cst.Arg(cst.Name("None")))
         if self.mode == "liblinear":
             return solver == "liblinear", updated
-        multi = keyword(updated, "multi_class")
+        multi = keyword_arg(updated, "multi_class")
         value = string_value(multi) if multi is not None else None
         if value not in ("ovr", "warn", "multinomial", "auto"):
             return False, updated
@@ -286,7 +285,7 @@ class RootMetrics(ImportingTransformer):
         last = name.rpartition(".")[2]
         if last not in _ROOT_METRICS or name != f"sklearn.metrics.{last}":
             return updated_node
-        squared = keyword(updated_node, "squared")
+        squared = keyword_arg(updated_node, "squared")
         if is_constant(squared, "True"):
             return drop_keywords(updated_node, ["squared"])
         if not is_constant(squared, "False"):
@@ -342,9 +341,10 @@ class CurveKeywords(cst.CSTTransformer):
         extra = [a for a in updated_node.args if a.keyword and a.keyword.value not in self.KNOWN]
         if not extra:
             return updated_node
-        items = ", ".join(f"{a.keyword.value!r}: {arg_source(a)}" for a in extra if a.keyword)
+        items = ", ".join(f"{a.keyword.value!r}: {code(a.value)}" for a in extra if a.keyword)
         kept = [a for a in updated_node.args if not any(a is e for e in extra)]
-        return with_args(updated_node, [*kept, new_arg("curve_kwargs", f"{{{items}}}")])
+        curve_kwargs = new_arg("curve_kwargs", f"{{{items}}}")
+        return with_args(updated_node, [*kept, curve_kwargs], keep_trailing_comma=True)
 
 
 class ScorerResponse(cst.CSTTransformer):
@@ -361,7 +361,7 @@ class ScorerResponse(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not callee_is(original_node, ["sklearn.metrics.make_scorer"], self.context):
             return updated_node
-        flags = [keyword(updated_node, name) for name in self.METHODS]
+        flags = [keyword_arg(updated_node, name) for name in self.METHODS]
         if all(flag is None for flag in flags):
             return updated_node
         literal = (
@@ -374,10 +374,10 @@ class ScorerResponse(cst.CSTTransformer):
             name = arg.keyword.value if arg.keyword else None
             if name not in self.METHODS:
                 args.append(arg)
-            elif is_constant(arg, "True") and keyword(updated_node, "response_method") is None:
+            elif is_constant(arg, "True") and keyword_arg(updated_node, "response_method") is None:
                 method = expression(self.METHODS[name])
                 args.append(arg.with_changes(keyword=cst.Name("response_method"), value=method))
-        return with_args(updated_node, args)
+        return with_args(updated_node, args, keep_trailing_comma=True)
 
 
 class LinearNormalize(cst.CSTTransformer):
@@ -389,13 +389,13 @@ class LinearNormalize(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not callee_is(original_node, self.models, self.context):
             return updated_node
-        normalize = keyword(updated_node, "normalize")
+        normalize = keyword_arg(updated_node, "normalize")
         if normalize is None:
             return updated_node
         ordinary_least_squares = callee_is(
             original_node, ["sklearn.linear_model.LinearRegression"], self.context
         )
-        no_intercept = is_constant(keyword(updated_node, "fit_intercept"), "False")
+        no_intercept = is_constant(keyword_arg(updated_node, "fit_intercept"), "False")
         if is_constant(normalize, "False") or (
             is_constant(normalize, "True") and (ordinary_least_squares or no_intercept)
         ):
@@ -412,7 +412,7 @@ class SgdEpochs(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not callee_is(original_node, self.models, self.context):
             return updated_node
-        epochs = keyword(updated_node, "n_iter")
+        epochs = keyword_arg(updated_node, "n_iter")
         if epochs is None:
             return updated_node
         args = [
@@ -420,4 +420,5 @@ class SgdEpochs(cst.CSTTransformer):
             for a in updated_node.args
             if a.keyword is None or a.keyword.value != "max_iter"
         ]
-        return set_keyword(with_args(updated_node, args), "tol", "None")
+        call = with_args(updated_node, args, keep_trailing_comma=True)
+        return set_keyword(call, "tol", "None")

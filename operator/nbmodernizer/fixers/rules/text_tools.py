@@ -21,10 +21,10 @@ import libcst as cst
 from nbmodernizer.fixers.rules.cells import (
     is_cell_magic,
     mask_ipython,
-    qualified,
     unmask_ipython,
 )
 from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.cst_tools import new_arg
 from nbmodernizer.fixers.rules.model import Rewrite
 
 # ---------------------------------------------------------------------------------------------
@@ -347,18 +347,7 @@ def with_keywords(call: cst.Call, extra: Sequence[tuple[str, cst.BaseExpression]
     if not extra:
         return call
     space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    new = [
-        cst.Arg(
-            value=value,
-            keyword=cst.Name(name),
-            equal=cst.AssignEqual(
-                whitespace_before=cst.SimpleWhitespace(""),
-                whitespace_after=cst.SimpleWhitespace(""),
-            ),
-            comma=space,
-        )
-        for name, value in extra
-    ]
+    new = [new_arg(name, value).with_changes(comma=space) for name, value in extra]
     args = list(call.args)
     if not args:
         new[-1] = new[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -419,14 +408,6 @@ def is_literal(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.List | cst.Tuple):
         return all(is_literal(element.value) for element in node.elements)
     return False
-
-
-def is_class_call(call: cst.Call, classes: Sequence[str], context: RuleContext) -> bool:
-    name = qualified(call.func, context.aliases)
-    if name is None:
-        return False
-    last = name.rsplit(".", 1)[-1]
-    return any(name == target or last == target.rsplit(".", 1)[-1] for target in classes)
 
 
 def module_alias(context: RuleContext, module: str) -> str | None:

@@ -7,7 +7,8 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import literal_bool
 from nbmodernizer.fixers.rules.cells import expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_moves import ImportingTransformer, new_arg
+from nbmodernizer.fixers.rules.cst_moves import ImportingTransformer
+from nbmodernizer.fixers.rules.cst_tools import new_arg
 from nbmodernizer.fixers.rules.keras_calls import call_args, is_zero_index
 
 # the legacy functions' result pairs: the name of the first element

@@ -10,14 +10,9 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import keyword_arg
 from nbmodernizer.fixers.rules.cells import qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import cst_rewrite, method_name
+from nbmodernizer.fixers.rules.cst_tools import callee_is, code, cst_rewrite, method_name
 from nbmodernizer.fixers.rules.model import Rewrite
-from nbmodernizer.fixers.rules.text_tools import (
-    is_class_call,
-    is_literal,
-    with_keywords,
-    without_keywords,
-)
+from nbmodernizer.fixers.rules.text_tools import is_literal, with_keywords, without_keywords
 
 SKLEARN_CLASSES = (
     "xgboost.XGBClassifier",
@@ -78,7 +73,7 @@ def silent_ignored() -> bool:
 
 
 def _is_xgb_model(call: cst.BaseExpression, context: RuleContext) -> bool:
-    return isinstance(call, cst.Call) and is_class_call(call, SKLEARN_CLASSES, context)
+    return isinstance(call, cst.Call) and callee_is(call, SKLEARN_CLASSES, context)
 
 
 def _is_booster_factory(call: cst.BaseExpression, context: RuleContext) -> bool:
@@ -312,7 +307,7 @@ class GpuParams(cst.CSTTransformer):
             return cst.SimpleString("'cuda'")
         if isinstance(gpu_id, cst.Integer):
             return cst.SimpleString(f"'cuda:{gpu_id.value}'")
-        return cst.parse_expression(f"f'cuda:{{{cst.Module([]).code_for_node(gpu_id)}}}'")
+        return cst.parse_expression(f"f'cuda:{{{code(gpu_id)}}}'")
 
     @staticmethod
     def _cpu_method(node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -401,7 +396,7 @@ def silent_to_verbosity(source: str, context: RuleContext) -> str:
             elif isinstance(value, cst.Integer):
                 level = cst.Integer("0" if value.value != "0" else "1")
             else:
-                level = cst.parse_expression(f"0 if {cst.Module([]).code_for_node(value)} else 1")
+                level = cst.parse_expression(f"0 if {code(value)} else 1")
             args = [
                 arg.with_changes(keyword=cst.Name("verbosity"), value=level)
                 if arg is silent
