@@ -7,6 +7,10 @@ time from a Job's completion to the next Job's creation (p50, p99), the status u
 writes per second, and its memory.
 
     python benchmarks/operator_fleet.py --resources 200 1000
+    python benchmarks/operator_fleet.py --resources 200 --compare-cache 3
+
+`--compare-cache N` runs the fleet N times with the operator's store cache and N times
+without (`--store-cache-mib 0`), alternated, and reports the ratios of the medians.
 
 Needs the dev extras (moto, kmock). Runs the real `nbmod operator` process.
 """
@@ -118,12 +122,12 @@ def _answers(endpoint: str) -> bool:
         return False
 
 
-def run(count: int, workers: int) -> dict[str, float]:
+def run(count: int, workers: int, *flags: str) -> dict[str, float]:
     with s3_server() as endpoint:
-        return run_on(endpoint, count, workers)
+        return run_on(endpoint, count, workers, *flags)
 
 
-def run_on(endpoint: str, count: int, workers: int) -> dict[str, float]:
+def run_on(endpoint: str, count: int, workers: int, *flags: str) -> dict[str, float]:
     FINISHED.clear()
     SEEN_NEXT.clear()
     os.environ.update(
@@ -169,7 +173,7 @@ def run_on(endpoint: str, count: int, workers: int) -> dict[str, float]:
             args=[
                 "--s3-bucket", bucket, "--s3-secret", "s3", "--metrics-port", "0",
                 "--health-port", "0", "--max-concurrent-jobs", str(count),
-                "--workers", str(workers), "--s3-endpoint", endpoint,
+                "--workers", str(workers), "--s3-endpoint", endpoint, *flags,
             ],
         )  # fmt: skip
         with Kubelet(api, instant=True, instant_exit_code=finish_instantly, create_pods=False):
@@ -208,8 +212,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--resources", type=int, nargs="+", default=[200, 1000])
     parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument("--compare-cache", type=int, default=0, metavar="N")
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server logs every request
+    if args.compare_cache:
+        compare_cache(args.resources, args.workers, args.compare_cache)
+        return
     print(
         "resources  reproduced  wall s  completion->next Job p50 / p99 s  "
         "status updates/s  peak RSS MiB"
@@ -221,6 +229,32 @@ def main() -> None:
             f"{r['reaction_p50']:14.3f} / {r['reaction_p99']:.3f}  "
             f"{r['status_updates_per_second']:16.1f}  {r['peak_rss_mib']:12.1f}"
         )
+
+
+def compare_cache(counts: list[int], workers: int, rounds: int) -> None:
+    """The store cache on and off, alternated; ratios of the medians (on / off)."""
+    keys = ("seconds", "reaction_p50", "reaction_p99", "status_updates_per_second")
+    print("resources  " + "  ".join(f"{k} on/off" for k in keys))
+    for count in counts:
+        on: list[dict[str, float]] = []
+        off: list[dict[str, float]] = []
+        for _ in range(rounds):
+            on.append(run(count, workers))
+            off.append(run(count, workers, "--store-cache-mib", "0"))
+        ratios = [
+            statistics.median(r[k] for r in on) / statistics.median(r[k] for r in off) for k in keys
+        ]
+        print(
+            f"{count:9d}  "
+            + "  ".join(f"{ratio:{len(k) + 7}.3f}" for k, ratio in zip(keys, ratios, strict=True))
+        )
+        for label, results in (("on", on), ("off", off)):
+            print(
+                f"  {label}: "
+                + "; ".join(
+                    f"p50 {r['reaction_p50']:.2f}s wall {r['seconds']:.1f}s" for r in results
+                )
+            )
 
 
 if __name__ == "__main__":

@@ -258,6 +258,7 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
         "--health-port=8181",
         "--store-retries=9",
         "--retry-seconds=11",
+        "--store-cache-mib=64",
         "--deadline-margin-seconds=300",
     ]
     env = env_of(c)

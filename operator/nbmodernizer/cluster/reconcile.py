@@ -59,6 +59,7 @@ from nbmodernizer.status import (
     Phase,
 )
 from nbmodernizer.store import NOTEBOOK, RevisionStore, S3Store, StoreError, delete_prefix
+from nbmodernizer.store_cache import CachedStore, ObjectCache
 from nbmodernizer.summary import build_status
 
 FINALIZER = "nbmodernizer.dev/cleanup"
@@ -109,6 +110,9 @@ class Reconciler:
         self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
         self.started: set[str] = set()  # keys whose revision 0 is known to be stored
         self.answers: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
+        # revision files read or written (write-once: never stale); None: off
+        cache_bytes = settings.store_cache_mib * 2**20
+        self.stored = ObjectCache(max_bytes=cache_bytes) if cache_bytes else None
         self.lock = threading.Lock()
 
     # -- entry point ------------------------------------------------------------------------
@@ -149,7 +153,7 @@ class Reconciler:
     def _advance(self, obj: dict[str, Any], resource: NotebookModernization) -> Requeue:
         meta = obj["metadata"]
         namespace, name = meta["namespace"], meta["name"]
-        store = self.store_factory(revision_prefix(self.jobs, namespace, name))
+        store = self._open_store(revision_prefix(self.jobs, namespace, name))
         key = job_key(namespace, name)
         spec = self._frozen_spec(store, obj, resource)
         if key not in self.started:  # revision 0 is written once; no need to look again
@@ -418,6 +422,7 @@ class Reconciler:
         metrics.observe_finish(state)
         kind = "Normal" if outcome.reproducible else "Warning"
         self._event(obj, kind, "Finished", f"{outcome.value}: {state.finish.reason}")
+        self._forget_stored(store.uri)  # a finished run is not replayed again
 
     def _finish_unrunnable(
         self, obj: dict[str, Any], reason: str, spec_error: str | None = None
@@ -510,6 +515,7 @@ class Reconciler:
         retention = ((obj.get("spec") or {}).get("revisions") or {}).get("retention", "Keep")
         if retention == "Delete":
             delete_prefix(revision_prefix(self.jobs, namespace, name))
+        self._forget_stored(revision_prefix(self.jobs, namespace, name))
         finalizers = [f for f in meta.get("finalizers") or [] if f != FINALIZER]
         if len(finalizers) != len(meta.get("finalizers") or []):
             try:
@@ -569,6 +575,14 @@ class Reconciler:
         with self.lock:
             self.phases[job_key(meta["namespace"], meta["name"])] = phase
         self._publish_phases()
+
+    def _open_store(self, prefix: str) -> RevisionStore:
+        store = self.store_factory(prefix)
+        return store if self.stored is None else CachedStore(store, self.stored)
+
+    def _forget_stored(self, prefix: str) -> None:
+        if self.stored is not None:
+            self.stored.forget_prefix(prefix)
 
     def _forget(self, namespace: str, name: str) -> None:
         with self.lock:

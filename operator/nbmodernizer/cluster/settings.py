@@ -17,6 +17,7 @@
 | --health-port           | NBMOD_HEALTH_PORT             | 8080 (kopf's liveness endpoint)  |
 | --workers               | NBMOD_WORKERS                 | 8 (modernizations handled at once)|
 | --store-retries         | NBMOD_STORE_RETRIES           | 5 (S3 failures before Failed)    |
+| --store-cache-mib       | NBMOD_STORE_CACHE_MIB         | 64 (revision files kept; 0: off) |
 | --retry-seconds         | NBMOD_RETRY_SECONDS           | 30                               |
 | --deadline-margin-seconds | NBMOD_DEADLINE_MARGIN_SECONDS | 120 (added to timeout x runs) |
 """
@@ -50,6 +51,7 @@ class OperatorSettings:
     health_port: int = 8080
     workers: int = 8
     store_retries: int = 5
+    store_cache_mib: int = 64
     retry_seconds: float = 30.0
     deadline_margin_seconds: int = 120
 
@@ -80,6 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--health-port", type=int)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--store-retries", type=int)
+    parser.add_argument("--store-cache-mib", type=int)
     parser.add_argument("--retry-seconds", type=float)
     parser.add_argument("--deadline-margin-seconds", type=int)
 
@@ -142,6 +145,9 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         health_port=int(_number(args.health_port, "NBMOD_HEALTH_PORT", 8080, "--health-port")),
         workers=int(_number(args.workers, "NBMOD_WORKERS", 8, "--workers")),
         store_retries=int(_number(args.store_retries, "NBMOD_STORE_RETRIES", 5, "--store-retries")),
+        store_cache_mib=int(
+            _number(args.store_cache_mib, "NBMOD_STORE_CACHE_MIB", 64, "--store-cache-mib")
+        ),
         retry_seconds=_number(args.retry_seconds, "NBMOD_RETRY_SECONDS", 30.0, "--retry-seconds"),
         deadline_margin_seconds=int(
             _number(
@@ -152,6 +158,8 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
             )
         ),
     )
+    if settings.store_cache_mib < 0:
+        raise SettingsError("--store-cache-mib must be 0 (off) or more")
     if settings.max_concurrent_jobs < 1 or settings.workers < 1:
         raise SettingsError("--max-concurrent-jobs and --workers must be at least 1")
     settings.jobs()  # validates bucket and prefix

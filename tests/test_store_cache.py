@@ -1,0 +1,95 @@
+"""The operator's read-through cache over the revision store (S3 on moto's server)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from nbmodernizer.engine import fix_step, grade_revision, record_result, replay, store_execution
+from nbmodernizer.fixers import FixerChain
+from nbmodernizer.loop import Execute, RequestFix, start
+from nbmodernizer.notebook import serialise
+from nbmodernizer.revision import RunOutput
+from nbmodernizer.store import NOTEBOOK, S3Store
+from nbmodernizer.store_cache import CachedStore, ObjectCache
+from tests.factories import ran
+from tests.notebooks import notebook
+from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from tests.test_engine import ANSWERS, SPEC, ChangeOneCell
+
+
+class CountingStore(S3Store):
+    """An S3Store that counts what reaches S3."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(uri)
+        self.calls: Counter[str] = Counter()
+
+    def get(self, revision: int, name: str) -> bytes:
+        self.calls["get"] += 1
+        return super().get(revision, name)
+
+    def exists(self, revision: int, name: str) -> bool:
+        self.calls["exists"] += 1
+        return super().exists(revision, name)
+
+
+def test_write_once_files_are_read_once(s3_bucket: S3Bucket) -> None:
+    cache = ObjectCache()
+    inner = CountingStore(s3_bucket.uri("ns/run"))
+    store = CachedStore(inner, cache)
+    store.put(0, "notebook.ipynb", b"{}")
+    assert store.get(0, "notebook.ipynb") == b"{}" and inner.calls["get"] == 0  # written here
+    s3_bucket.put("ns/run/revisions/0001/result.json", b"graded")  # written by someone else
+    for _ in range(3):
+        assert store.exists(1, "result.json") and store.get(1, "result.json") == b"graded"
+    assert inner.calls == {"exists": 1, "get": 1}
+    # a new store object over the same cache (the operator makes one per reconcile)
+    again = CachedStore(CountingStore(s3_bucket.uri("ns/run")), cache)
+    assert again.get(1, "result.json") == b"graded" and again.revisions() == [0, 1]
+
+
+def test_absent_files_are_asked_again_until_they_appear(s3_bucket: S3Bucket) -> None:
+    inner = CountingStore(s3_bucket.uri("ns/run"))
+    store = CachedStore(inner, ObjectCache())
+    assert not store.exists(2, "execution.json")
+    s3_bucket.put("ns/run/revisions/0002/execution.json", b"{}")  # the runner pod wrote it
+    assert store.exists(2, "execution.json")
+    assert inner.calls["exists"] == 2
+
+
+def test_forgetting_a_prefix_and_the_size_bounds(s3_bucket: S3Bucket) -> None:
+    cache = ObjectCache(max_bytes=10, max_object_bytes=6)
+    store = CachedStore(S3Store(s3_bucket.uri("ns/a")), cache)
+    other = CachedStore(S3Store(s3_bucket.uri("ns/ab")), cache)
+    store.put(0, "x", b"12345")
+    other.put(0, "x", b"abcde")
+    store.put(0, "big", b"1234567")  # over max_object_bytes: known to exist, not kept
+    assert cache.size == 10 and cache.exists(store.uri_of(0, "big"))
+    assert cache.get(store.uri_of(0, "big")) is None
+    store.put(0, "y", b"67")  # past max_bytes: the least recently used goes
+    assert cache.get(store.uri_of(0, "x")) is None and cache.size == 7
+    cache.forget_prefix(store.uri)  # ns/a, not ns/ab
+    assert cache.get(other.uri_of(0, "x")) == b"abcde" and cache.size == 5
+    assert not cache.exists(store.uri_of(0, "big"))
+
+
+def test_replay_through_the_cache_reads_each_file_once(s3_bucket: S3Bucket) -> None:
+    inner = CountingStore(s3_bucket.uri("ns/replayed"))
+    inner.put(0, NOTEBOOK, serialise(notebook("broken = 1 / 0")))
+    state, action = start(4)
+    store_execution(
+        inner, 0, [RunOutput(notebook("broken = 1 / 0"), ran((1, "ZeroDivision")), None)]
+    )
+    execution, score = grade_revision(inner, 0, ANSWERS, SPEC)
+    state, action = record_result(inner, state, 0, execution, score)
+    assert isinstance(action, RequestFix)
+    fixed = fix_step(inner, state, action, FixerChain([ChangeOneCell()]), SPEC, None)
+    assert fixed.action == Execute(1)  # revision 1 stored, not executed yet
+
+    cache = ObjectCache()
+    before = sum(inner.calls.values())
+    assert replay(CachedStore(inner, cache), 4) == (fixed.state, fixed.action)
+    first = sum(inner.calls.values()) - before
+    assert replay(CachedStore(inner, cache), 4) == (fixed.state, fixed.action)
+    second = sum(inner.calls.values()) - before - first
+    assert (first, second) == (5, 1)  # then only: is revision 1 executed yet?
