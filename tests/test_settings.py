@@ -54,6 +54,7 @@ def test_flags_win_over_the_environment_and_defaults_fill_the_rest(
     [
         ((), "--s3-bucket / NBMOD_S3_BUCKET: required"),
         (("--s3-bucket", "b", "--max-concurrent-jobs", "0"), "--max-concurrent-jobs"),
+        (("--s3-bucket", "b", "--store-cache-mib", "-1"), "--store-cache-mib must be 0"),
     ],
 )
 def test_bad_settings_name_the_flag(argv: tuple[str, ...], message: str) -> None:
