@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -97,21 +98,31 @@ def finish_instantly(job: Mapping[str, Any]) -> int:
 
 
 @contextlib.contextmanager
-def s3_server() -> Iterator[str]:
-    """moto's S3 server in a process of its own, so it does not share this one's GIL."""
+def s3_server() -> Iterator[tuple[str, Path]]:
+    """moto's S3 server in a process of its own, so it does not share this one's GIL; its
+    endpoint, and its request log (one line per request)."""
     port = free_port()
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: _answers(endpoint), timeout=30, what="moto_server")
-        yield endpoint
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with tempfile.NamedTemporaryFile(prefix="moto-", suffix=".log") as log:
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        endpoint = f"http://127.0.0.1:{port}"
+        try:
+            wait_until(lambda: _answers(endpoint), timeout=30, what="moto_server")
+            yield endpoint, Path(log.name)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+S3_REQUEST = re.compile(r'"(GET|HEAD|PUT|POST|DELETE) /')
+
+
+def s3_requests(log: Path) -> int:
+    lines = log.read_text(errors="replace").splitlines()
+    return sum(1 for line in lines if S3_REQUEST.search(line))
 
 
 def _answers(endpoint: str) -> bool:
@@ -123,8 +134,10 @@ def _answers(endpoint: str) -> bool:
 
 
 def run(count: int, workers: int, *flags: str) -> dict[str, float]:
-    with s3_server() as endpoint:
-        return run_on(endpoint, count, workers, *flags)
+    with s3_server() as (endpoint, log):
+        result = run_on(endpoint, count, workers, *flags)
+        result["s3_requests"] = s3_requests(log)
+        return result
 
 
 def run_on(endpoint: str, count: int, workers: int, *flags: str) -> dict[str, float]:
@@ -233,7 +246,7 @@ def main() -> None:
 
 def compare_cache(counts: list[int], workers: int, rounds: int) -> None:
     """The store cache on and off, alternated; ratios of the medians (on / off)."""
-    keys = ("seconds", "reaction_p50", "reaction_p99", "status_updates_per_second")
+    keys = ("s3_requests", "seconds", "reaction_p50", "reaction_p99", "status_updates_per_second")
     print("resources  " + "  ".join(f"{k} on/off" for k in keys))
     for count in counts:
         on: list[dict[str, float]] = []
@@ -252,7 +265,8 @@ def compare_cache(counts: list[int], workers: int, rounds: int) -> None:
             print(
                 f"  {label}: "
                 + "; ".join(
-                    f"p50 {r['reaction_p50']:.2f}s wall {r['seconds']:.1f}s" for r in results
+                    f"p50 {r['reaction_p50']:.2f}s, {r['seconds']:.1f}s, S3 {r['s3_requests']:.0f}"
+                    for r in results
                 )
             )
 
