@@ -11,7 +11,12 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import has_star_args
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import EQUAL, cst_rewrite, dotted_expression, with_commas
+from nbmodernizer.fixers.rules.cst_tools import (
+    as_keyword,
+    cst_rewrite,
+    dotted_expression,
+    with_commas,
+)
 from nbmodernizer.fixers.rules.model import Rewrite
 
 # Packages whose submodules are reachable as attributes once the top package is imported
@@ -101,7 +106,7 @@ def keywordize(call: cst.Call, names: Sequence[str | None], start: int = 0) -> c
         if arg.keyword is None and start <= index < len(names) and names[index] is not None:
             name = names[index]
             assert name is not None
-            args.append(arg.with_changes(keyword=cst.Name(name), equal=EQUAL))
+            args.append(as_keyword(arg, name))
         else:
             args.append(arg)
     return call.with_changes(args=args)

@@ -251,6 +251,11 @@ def with_args(
     return call.with_changes(args=with_commas(args, trailing))
 
 
+def as_keyword(arg: cst.Arg, keyword: str) -> cst.Arg:
+    """The argument passed as `keyword=...`."""
+    return arg.with_changes(keyword=cst.Name(keyword), equal=EQUAL)
+
+
 def new_arg(keyword: str, value: str | cst.BaseExpression) -> cst.Arg:
     """`keyword=value`; a string value is parsed as code."""
     node = expression(value) if isinstance(value, str) else value

@@ -9,7 +9,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import string_literal
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import EQUAL, code, method_name, with_commas
+from nbmodernizer.fixers.rules.cst_tools import as_keyword, code, method_name, with_commas
 from nbmodernizer.fixers.rules.pandas_cst import (
     ImportingTransformer,
     call_arguments,
@@ -64,10 +64,7 @@ class KeywordOnly(cst.CSTTransformer):
         for n, arg in enumerate(updated_node.args):
             if n >= accepted and arg.keyword is None:
                 name = names[n - accepted]
-                arg = arg.with_changes(
-                    keyword=cst.Name(name),
-                    equal=EQUAL,
-                )
+                arg = as_keyword(arg, name)
             args.append(arg)
         return updated_node.with_changes(args=args)
 
@@ -187,10 +184,7 @@ class ValueCounts(cst.CSTTransformer):
         args = []
         for n, arg in enumerate(rest):
             if arg.keyword is None:
-                arg = arg.with_changes(
-                    keyword=cst.Name(self.LEGACY[n]),
-                    equal=EQUAL,
-                )
+                arg = as_keyword(arg, self.LEGACY[n])
             args.append(arg)
         series = cst.Call(
             func=func.with_changes(attr=cst.Name("Series")),

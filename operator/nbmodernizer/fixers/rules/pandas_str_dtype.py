@@ -7,7 +7,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.arguments import literal_bool, string_literal
 from nbmodernizer.fixers.rules.cells import dotted_name, expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.cst_tools import EQUAL, code
+from nbmodernizer.fixers.rules.cst_tools import as_keyword, code
 from nbmodernizer.fixers.rules.pandas_cow import NOT_COLUMNS
 from nbmodernizer.fixers.rules.pandas_cst import (
     call_arguments,
@@ -285,10 +285,7 @@ class SortToSortValues(cst.CSTTransformer):
             if arg.keyword is not None and arg.keyword.value == "columns":
                 arg = arg.with_changes(keyword=cst.Name("by"))
             elif arg.keyword is None and n > 0:
-                arg = arg.with_changes(
-                    keyword=cst.Name(self.LEGACY[n - 1]),
-                    equal=EQUAL,
-                )
+                arg = as_keyword(arg, self.LEGACY[n - 1])
             args.append(arg)
         return updated_node.with_changes(
             func=func.with_changes(attr=cst.Name("sort_values")), args=args

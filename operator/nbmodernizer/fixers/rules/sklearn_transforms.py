@@ -11,7 +11,7 @@ from nbmodernizer.fixers.rules.arguments import has_star_args, keyword_arg, posi
 from nbmodernizer.fixers.rules.cells import expression, qualified
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.cst_tools import (
-    EQUAL,
+    as_keyword,
     callee_is,
     code,
     method_name,
@@ -89,7 +89,7 @@ class OldSplitters(cst.CSTTransformer):
             return updated_node  # not built from the data: not the old API
         bound: dict[str, cst.Arg] = {}
         for param, arg in zip(params, given, strict=False):
-            bound[param] = arg.with_changes(keyword=cst.Name(param), equal=EQUAL)
+            bound[param] = as_keyword(arg, param)
         for arg in updated_node.args:
             if arg.keyword is not None:
                 bound[arg.keyword.value] = arg
@@ -139,7 +139,7 @@ class ImputerArguments(cst.CSTTransformer):
             name = arg.keyword.value if arg.keyword else _IMPUTER_PARAMS[min(index, 4)]
             if arg.keyword is None:
                 index += 1
-                arg = arg.with_changes(keyword=cst.Name(name), equal=EQUAL)
+                arg = as_keyword(arg, name)
                 changed = True
             if name == "verbose" or (
                 name == "axis" and isinstance(arg.value, cst.Integer) and arg.value.value == "0"
