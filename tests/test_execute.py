@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import sys
 from pathlib import Path
 
 import pytest
+from nbclient import NotebookClient
 
-from nbmodernizer.execute import execute_notebook, prepare_run_folder
+from nbmodernizer.execute import _Run, execute_notebook, prepare_run_folder
 from nbmodernizer.status import ExecutionStatus
 from tests.notebooks import notebook
 
@@ -85,3 +89,36 @@ def test_environment_facts(tmp_path: Path) -> None:
 
     assert result.packages == {"pandas": pandas.__version__, "numpy": numpy.__version__}
     assert result.gpus == 0
+
+
+def test_a_kernel_slow_to_start_is_started_once_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a kernel that never answers (a process that sleeps), as a start on a packed node looks
+    spec = tmp_path / "jupyter" / "kernels" / "mute" / "kernel.json"
+    spec.parent.mkdir(parents=True)
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)", "{connection_file}"]
+    spec.write_text(json.dumps({"argv": sleeper, "display_name": "mute", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    monkeypatch.setattr("nbmodernizer.execute.STARTUP_TIMEOUTS_SECONDS", (1, 60))
+    started: list[int] = []
+    make_client = _Run._client
+
+    def mute_at_first(run: _Run, startup_timeout: int, mute: int = 1) -> NotebookClient:
+        client = make_client(run, startup_timeout)
+        started.append(startup_timeout)
+        if len(started) <= mute:
+            client.kernel_name = "mute"
+        return client
+
+    monkeypatch.setattr(_Run, "_client", mute_at_first)
+    _, result, _, _ = run(tmp_path / "retried", "x = 1", "x + 1")
+    assert started == [1, 60]
+    assert result.status is ExecutionStatus.COMPLETED and result.cells_executed == 2
+
+    started.clear()
+    monkeypatch.setattr("nbmodernizer.execute.STARTUP_TIMEOUTS_SECONDS", (1, 2))
+    monkeypatch.setattr(_Run, "_client", functools.partialmethod(mute_at_first, mute=2))
+    _, result, _, _ = run(tmp_path / "never", "x = 1")
+    assert result.status is ExecutionStatus.FAILED and result.cells_executed == 0
+    assert started == [1, 2] and result.failure == "Kernel didn't respond in 2 seconds"

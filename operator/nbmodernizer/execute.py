@@ -10,6 +10,7 @@ cell's source as it is executed; the stored notebook is never changed by this.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import math
 import os
 import sys
@@ -28,7 +29,9 @@ from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 
 KAGGLE_INPUT = "/kaggle/input"
 KAGGLE_WORKING = "/kaggle/working"
-STARTUP_TIMEOUT_SECONDS = 60
+# A kernel that does not answer in time is started once more, given longer: on a busy node
+# (a CI runner, a GPU node packed with Jobs) starting one can take a minute. No cell has run.
+STARTUP_TIMEOUTS_SECONDS = (60, 180)
 
 # (code cells done, code cells in all, seconds since start)
 ProgressCallback = Callable[[int, int, float], None]
@@ -109,29 +112,42 @@ class _Run:
         self.failure: str | None = None
         self.timed_out_cell: int | None = None
         self.executed = 0
-        self.client = NotebookClient(
-            notebook,
+        self.client: NotebookClient  # one per start of the kernel (`run`)
+
+    def _client(self, startup_timeout: int) -> NotebookClient:
+        return NotebookClient(
+            self.notebook,
             kernel_name="python3",
             allow_errors=True,
             record_timing=True,
             shutdown_kernel="immediate",
-            startup_timeout=STARTUP_TIMEOUT_SECONDS,
+            startup_timeout=startup_timeout,
             extra_arguments=["--HistoryManager.enabled=False", "--IPKernelApp.log_level=ERROR"],
-            resources={"metadata": {"path": str(folder.working)}},
+            resources={"metadata": {"path": str(self.folder.working)}},
         )
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
     async def run(self) -> None:
-        try:
-            async with self.client.async_setup_kernel(env=self._kernel_env()):
-                await self._install_prelude()
-                await self._run_cells()
-        except DeadKernelError as error:
-            self.status, self.failure = ExecutionStatus.FAILED, f"the kernel died: {error}"
-        except RuntimeError as error:  # nbclient's startup and prelude failures
-            self.status, self.failure = ExecutionStatus.FAILED, str(error)
+        for attempt, startup_timeout in enumerate(STARTUP_TIMEOUTS_SECONDS, start=1):
+            self.client = self._client(startup_timeout)
+            started = False
+            try:
+                async with self.client.async_setup_kernel(env=self._kernel_env()):
+                    started = True
+                    await self._install_prelude()
+                    await self._run_cells()
+                return
+            except DeadKernelError as error:
+                self.status, self.failure = ExecutionStatus.FAILED, f"the kernel died: {error}"
+                return
+            except RuntimeError as error:  # nbclient's startup and prelude failures
+                if not started:  # nbclient cleaned up, but leaves its exit hook behind
+                    atexit.unregister(self.client._cleanup_kernel)
+                if started or attempt == len(STARTUP_TIMEOUTS_SECONDS):
+                    self.status, self.failure = ExecutionStatus.FAILED, str(error)
+                    return
 
     def _kernel_env(self) -> dict[str, str]:
         env = dict(os.environ)
