@@ -19,8 +19,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import pytest
 import yaml
+
+from tests.tools import missing_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 CHART = ROOT / "charts" / "nbmodernizer"
@@ -30,10 +31,11 @@ INSTALL_HINT = "run scripts/install-prometheus (Debian's 'prometheus' package)"
 
 
 def binary(name: str) -> str:
-    """The path of `prometheus` or `promtool`; skips the test when it is not installed."""
+    """The path of `prometheus` or `promtool`; skips the test when it is not installed (fails
+    under .ci/run, which installs them)."""
     found = shutil.which(name)
     if found is None:
-        pytest.skip(f"{name} is not on PATH: {INSTALL_HINT}")
+        missing_tool(f"{name} is not on PATH: {INSTALL_HINT}")
     return found
 
 

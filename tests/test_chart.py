@@ -6,7 +6,6 @@ only when it cannot be fetched.
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 from collections.abc import Iterable
@@ -18,15 +17,12 @@ import yaml
 
 from nbmodernizer.cluster.jobs import parse_runner_defaults
 from tests.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
+from tests.schemas import KUBERNETES_VERSION, kubernetes_validate, validate
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CHART = REPO_ROOT / "charts" / "nbmodernizer"
 CRD = REPO_ROOT / "crds" / "notebookmodernizations.yaml"
-KUBERNETES_VERSION = "1.33"
 RELEASE, NAMESPACE = "nbm", "nbm-system"
-
-# kubernetes-validate ships no type information; reach it through importlib (Any).
-kubernetes_validate: Any = importlib.import_module("kubernetes_validate")
 
 EVERYTHING: dict[str, Any] = {
     "watchNamespaces": ["team-a", "team-b"],
@@ -165,7 +161,7 @@ def validate_all(manifests: list[Any]) -> None:
             check_monitoring_kind(manifest)
             continue
         try:
-            kubernetes_validate.validate(manifest, KUBERNETES_VERSION, strict=True)
+            validate(manifest)
         except kubernetes_validate.ValidationError as error:
             name = f"{manifest['kind']}/{manifest['metadata']['name']}"
             pytest.fail(f"{name} is invalid for Kubernetes {KUBERNETES_VERSION}: {error}")

@@ -17,6 +17,7 @@ from nbmodernizer.cluster.jobs import (
     revision_prefix,
 )
 from nbmodernizer.spec import SpecError, parse_modernization
+from tests.schemas import kubernetes_validate, validate
 
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
@@ -454,11 +455,10 @@ def test_settings_are_checked(overrides: dict[str, Any]) -> None:
     ids=["plain", "gpu-kueue-pvc"],
 )
 def test_the_job_is_a_valid_batch_v1_job(spec: dict[str, Any]) -> None:
-    kubernetes_validate = pytest.importorskip("kubernetes_validate")
     manifest = job(**spec)
-    kubernetes_validate.validate(manifest, "1.33.0", strict=True)
+    validate(manifest)
     bogus = json.loads(json.dumps(manifest))
     container(bogus)  # same shape
     bogus["spec"]["template"]["spec"]["containers"][0]["bogus"] = True
     with pytest.raises(kubernetes_validate.ValidationError):
-        kubernetes_validate.validate(bogus, "1.33.0", strict=True)
+        validate(bogus)

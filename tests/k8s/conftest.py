@@ -8,7 +8,6 @@ from tests.k8s.fixtures import (  # noqa: F401
     kube_tools,
     kubectl,
     kubelet,
-    real_cluster,
 )
 from tests.k8s.product import (  # noqa: F401
     nbmod_operator,

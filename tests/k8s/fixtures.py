@@ -24,6 +24,7 @@ from tests.k8s.emulator import EmulatorServer
 from tests.k8s.kopf_process import KopfProcess, isolated_env
 from tests.k8s.kubelet import Kubelet
 from tests.k8s.resources import CRDS, NAMESPACES, REPO_ROOT, product_crds
+from tests.tools import missing_tool
 
 CLUSTER_ENV = "NBM_E2E_KUBECONFIG"
 TOOLS_BIN = REPO_ROOT / ".tools" / "bin"
@@ -43,7 +44,7 @@ def kube_tools() -> Path:
         script = REPO_ROOT / "scripts" / "fetch-kube-tools"
         done = subprocess.run([str(script)], capture_output=True, text=True, timeout=900)
         if done.returncode != 0:
-            pytest.skip(f"kubectl/helm are unavailable: {script} failed:\n{done.stderr[-2000:]}")
+            missing_tool(f"kubectl/helm are unavailable: {script} failed:\n{done.stderr[-2000:]}")
     return TOOLS_BIN
 
 
@@ -96,14 +97,6 @@ def k8s_api(k8s_server: EmulatorServer | None, tmp_path: Path) -> Iterator[K8sAp
     finally:
         api.delete(NAMESPACES, namespace)
         api.close()
-
-
-@pytest.fixture
-def real_cluster(k8s_api: K8sApi) -> K8sApi:
-    """The API of a real cluster; skips the test unless NBM_E2E_KUBECONFIG is set."""
-    if k8s_api.emulated:
-        pytest.skip(f"needs a real cluster: set {CLUSTER_ENV} to a disposable cluster's kubeconfig")
-    return k8s_api
 
 
 def _established(crd: Mapping[str, Any]) -> bool:
@@ -215,6 +208,5 @@ __all__ = [
     "kube_tools",
     "kubectl",
     "kubelet",
-    "real_cluster",
     "wait_until",
 ]
