@@ -513,9 +513,10 @@ class Reconciler:
             self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
             self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
         retention = ((obj.get("spec") or {}).get("revisions") or {}).get("retention", "Keep")
+        revisions = revision_prefix(self.jobs, namespace, name)
         if retention == "Delete":
-            delete_prefix(revision_prefix(self.jobs, namespace, name))
-        self._forget_stored(revision_prefix(self.jobs, namespace, name))
+            delete_prefix(revisions)
+        self._forget_stored(revisions)
         finalizers = [f for f in meta.get("finalizers") or [] if f != FINALIZER]
         if len(finalizers) != len(meta.get("finalizers") or []):
             try:
