@@ -16,7 +16,7 @@ import yaml
 
 from nbmodernizer.cluster.jobs import parse_runner_defaults
 from tests.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
-from tests.test_chart import CHART, env_of, one, validate_all
+from tests.test_chart import CHART, container, env_of, one, render, validate_all
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 KIND = REPO_ROOT / "scripts" / "kind"
@@ -67,8 +67,6 @@ def test_the_chart_renders_valid_manifests_with_the_trial_values(
     kube_tools: Path,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    from tests.test_chart import container, render
-
     values = yaml.safe_load((KIND / "values.yaml").read_text())
     manifests = render(kube_tools, tmp_path, values)
     validate_all(manifests)
