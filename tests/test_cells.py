@@ -1,4 +1,4 @@
-"""One way to read a cell: the policy every reader of cells (execution, rules, LLM, fidelity) uses."""
+"""One way to read a cell: the policy that execution, rules, LLM and fidelity all use."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ def test_other_python_cell_magics_and_blank_lines_before_the_magic(magic: str) -
     assert sum(cells.is_masked_cell_magic(line) for line in parsed.masked.split("\n")) == 1
 
 
-@pytest.mark.parametrize("source", ["%%bash\nls -l\n", "%%writefile a.py\nimport os\n", "%%html\n<b/>"])
+@pytest.mark.parametrize(
+    "source", ["%%bash\nls -l\n", "%%writefile a.py\nimport os\n", "%%html\n<b/>"]
+)
 def test_a_cell_magic_of_another_language_is_not_python(source: str) -> None:
     parsed = cells.parse(source)
     assert not parsed.is_python
@@ -98,7 +100,14 @@ def test_imports_resolve_local_names_across_cells_of_every_kind() -> None:
         "xgb": "xgboost",
         "st": "scipy.stats",
     }
-    assert cells.imported_modules(sources) == {"numpy", "pandas", "sklearn", "os", "xgboost", "scipy"}
+    assert cells.imported_modules(sources) == {
+        "numpy",
+        "pandas",
+        "sklearn",
+        "os",
+        "xgboost",
+        "scipy",
+    }
 
 
 def test_a_name_bound_by_a_cell_that_parses_wins() -> None:
