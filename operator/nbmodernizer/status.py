@@ -97,6 +97,9 @@ class ScoreResult(CamelModel):
     reproduced: bool = False
     p_value: float | None = None
     relative_gap: float | None = None
+    evidence: str | None = Field(
+        default=None, description="With several runs: why this many runs decided the score."
+    )
 
 
 class Diagnosis(CamelModel):
