@@ -24,7 +24,7 @@ SPEC = ScoreSpec(
     answers="answers.csv",
     tolerance=0.10,
     runs=10,
-    runsPolicy=RunsPolicy.ADAPTIVE,
+    runs_policy=RunsPolicy.ADAPTIVE,
 )
 LOW, HIGH = band(SPEC)  # 0.72, 0.88
 SEQUENCES = 1500
