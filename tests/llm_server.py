@@ -1,7 +1,8 @@
 """An OpenAI-compatible Chat Completions server for tests: real HTTP, scripted answers.
 
 Each POST /v1/chat/completions takes the next step of the script: a reply (content and the
-token usage to report), an HTTP error, or a delay before a step. Requests are recorded.
+token usage to report), an HTTP error, a delay before a step, or a responder that answers
+every request from then on from what it asks. Requests are recorded.
 
 `Accepts` makes it behave like a given kind of server: the request parameters it refuses
 with a 400 (as OpenAI, vLLM, Ollama and others word them; a refused request takes no step of
@@ -14,7 +15,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -43,7 +44,14 @@ class Stall:
     then: Answer | Failure
 
 
-Step = Answer | Failure | Stall
+@dataclass(frozen=True)
+class Responder:
+    """Answers each request from what it asks, for good: the script never runs out past it."""
+
+    answer: Callable[[dict[str, Any]], Answer | Failure]
+
+
+Step = Answer | Failure | Stall | Responder
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,8 @@ class ScriptedLLM:
     def next_step(self) -> Step:
         if not self.steps:
             return Failure(500, "script exhausted")
+        if isinstance(self.steps[0], Responder):
+            return self.steps[0]
         return self.steps.pop(0)
 
 
@@ -112,6 +122,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
                 self._send(400, {"error": {"message": refusal, "type": "invalid_request"}}, {})
                 return
             step = llm.next_step()
+            if isinstance(step, Responder):
+                step = step.answer(request)
             if isinstance(step, Stall):
                 time.sleep(step.seconds)
                 step = step.then

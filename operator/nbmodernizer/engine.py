@@ -22,6 +22,7 @@ import pandas as pd
 
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
+from nbmodernizer.fixers.base import Learner
 from nbmodernizer.loop import (
     Action,
     Executed,
@@ -91,8 +92,11 @@ def record_result(
     revision: int,
     execution: ExecutionResult,
     score: ScoreResult,
+    learner: Learner | None = None,
 ) -> tuple[LoopState, Action]:
     state, action = step(state, Executed(revision, execution, score))
+    if learner is not None:  # before result.json: a repeated step learns again, idempotently
+        learner.after_execution(store, state)
     attempt = state.attempts[-1]
     document = {
         "execution": execution.to_wire(),
@@ -179,6 +183,8 @@ def fix_step(
         estimated_replies=spent.estimated_replies,
         mode=result.proposal.mode,
         fidelity=assess(load_notebook(store, 0), result.proposal.notebook),
+        memory_entries=list(result.proposal.memory) or None,
+        saved_usd=result.proposal.saved_usd or None,
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     store.put(

@@ -27,6 +27,7 @@ from nbmodernizer.engine import (
 )
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers import FixerChain, build_chain
+from nbmodernizer.fixers.registry import build_learner
 from nbmodernizer.grade import AnswersError, load_answers
 from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
@@ -199,7 +200,8 @@ class LocalRun:
         )
         store_execution(self.store, revision, outputs)
         execution, score = grade_revision(self.store, revision, answers, spec)
-        state, action = record_result(self.store, state, revision, execution, score)
+        learner = build_learner(spec) if revision > 0 else None  # learns from fixed revisions
+        state, action = record_result(self.store, state, revision, execution, score, learner)
         self.progress.executed(state.attempts[-1])
         return state, action
 

@@ -293,7 +293,7 @@ class SecretKeyRef(CamelModel):
     )
 
 
-FixerName = Literal["rules", "llm"]
+FixerName = Literal["rules", "memory", "llm"]
 DEFAULT_FIXERS: tuple[FixerName, ...] = ("rules", "llm")
 
 

@@ -140,6 +140,17 @@ class Fidelity(CamelModel):
     flags: list[RiskFlag] = Field(default_factory=list)
 
 
+class MemoryUse(CamelModel):
+    """A remembered fix the `memory` fixer applied: which entry, where."""
+
+    entry: str = Field(description="The fix memory entry (`nbmod memory show ENTRY`).")
+    cell: int = Field(description="Position in the notebook's `cells` array.")
+    lines_before: list[int] = Field(
+        description="First and last line of the statements it rewrote, in the cell before."
+    )
+    lines_after: list[int] = Field(description="The same lines in the cell it made.")
+
+
 class FixRecord(CamelModel):
     """How revision `iteration` was made from the one before it."""
 
@@ -163,6 +174,14 @@ class FixRecord(CamelModel):
     fidelity: Fidelity | None = Field(
         default=None, description="How close the revision this fix made stays to the original."
     )
+    memory_entries: list[MemoryUse] | None = Field(
+        default=None, description="memory: the remembered fixes it applied."
+    )
+    saved_usd: float | None = Field(
+        default=None,
+        description="memory: LLM dollars saved, estimated as what the paid fixes its entries "
+        "were learnt from cost.",
+    )
 
     @property
     def cost(self) -> CostSummary:
@@ -173,6 +192,7 @@ class FixRecord(CamelModel):
             requests=self.requests,
             rejected_replies=self.rejected_replies,
             estimated_replies=self.estimated_replies,
+            saved_usd=self.saved_usd or 0.0,
         )
 
 
@@ -202,7 +222,8 @@ class ScoreSummary(CamelModel):
 
 
 class CostSummary(CamelModel):
-    """What fixing cost: money, tokens, LLM requests and replies rejected as unusable."""
+    """What fixing cost: money, tokens, LLM requests and replies rejected as unusable; and
+    what the fix memory saved."""
 
     usd: float = 0.0
     input_tokens: int = 0
@@ -210,6 +231,7 @@ class CostSummary(CamelModel):
     requests: int = 0
     rejected_replies: int = 0
     estimated_replies: int = 0  # replies without token usage: their tokens are estimated
+    saved_usd: float = 0.0  # LLM dollars the fix memory saved (estimated)
 
     def plus(self, other: CostSummary) -> CostSummary:
         return CostSummary(
@@ -219,6 +241,7 @@ class CostSummary(CamelModel):
             requests=self.requests + other.requests,
             rejected_replies=self.rejected_replies + other.rejected_replies,
             estimated_replies=self.estimated_replies + other.estimated_replies,
+            saved_usd=round(self.saved_usd + other.saved_usd, 9),
         )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from nbmodernizer.loop import LoopState
 from nbmodernizer.notebook import Notebook, cell_changes
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import (
@@ -20,8 +21,10 @@ from nbmodernizer.status import (
     FixRecord,
     FixType,
     Issue,
+    MemoryUse,
     ScoreResult,
 )
+from nbmodernizer.store import RevisionStore
 
 RequestObserver = Callable[[str, str], None]  # (model, status) for each LLM HTTP request
 
@@ -47,6 +50,8 @@ class FixProposal:
     notebook: Notebook
     summary: str
     mode: str | None = None  # the LLM's: cell or file
+    memory: tuple[MemoryUse, ...] = ()  # the memory's: the remembered fixes it applied
+    saved_usd: float = 0.0  # the memory's: what the paid fixes it repeats cost
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,12 @@ class Fixer(Protocol):
     def name(self) -> str: ...
 
     def propose(self, request: FixRequest) -> FixAttempt: ...
+
+
+class Learner(Protocol):
+    """Learns from what happened once a revision made by a fixer has run."""
+
+    def after_execution(self, store: RevisionStore, state: LoopState) -> None: ...
 
 
 @dataclass(frozen=True)

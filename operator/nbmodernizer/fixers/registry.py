@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nbmodernizer.fixers.base import Fixer, FixerChain, RequestObserver
+from nbmodernizer.fixers.base import Fixer, FixerChain, Learner, RequestObserver
 from nbmodernizer.spec import ModernizationSpec
 
 
@@ -17,6 +17,9 @@ class FixerEnvironment:
 
     api_key: str | None = None
     observe_request: RequestObserver | None = None
+    # the fix memory's folder or s3:// prefix, or "off"; None: NBMOD_FIX_MEMORY, else the
+    # user's cache folder (the CLI's default; the operator always says)
+    fix_memory: str | None = None
 
 
 # A factory makes its fixer (or None when it cannot be used here) and says why, if need be.
@@ -50,7 +53,16 @@ def _llm(spec: ModernizationSpec, env: FixerEnvironment) -> tuple[Fixer | None, 
     return LLMFixer(llm, client, prices, spec.fix.budget_usd), notes
 
 
-FACTORIES: dict[str, FixerFactory] = {"rules": _rules, "llm": _llm}
+def _memory(_spec: ModernizationSpec, env: FixerEnvironment) -> tuple[Fixer | None, list[str]]:
+    from nbmodernizer.fixers.memory import MemoryFixer, open_memory
+
+    memory = open_memory(env.fix_memory)
+    if memory is None:
+        return None, ["memory: skipped, the fix memory is off"]
+    return MemoryFixer(memory), []
+
+
+FACTORIES: dict[str, FixerFactory] = {"rules": _rules, "memory": _memory, "llm": _llm}
 
 
 def build_chain(spec: ModernizationSpec, env: FixerEnvironment | None = None) -> FixerChain:
@@ -62,3 +74,13 @@ def build_chain(spec: ModernizationSpec, env: FixerEnvironment | None = None) ->
         if fixer is not None:
             fixers.append(fixer)
     return FixerChain(fixers, notes)
+
+
+def build_learner(spec: ModernizationSpec, env: FixerEnvironment | None = None) -> Learner | None:
+    """What learns from each executed fix: the fix memory, when the spec's chain uses it."""
+    if "memory" not in spec.fix.fixers:
+        return None
+    from nbmodernizer.fixers.memory import MemoryLearner, open_memory
+
+    memory = open_memory((env or FixerEnvironment()).fix_memory)
+    return MemoryLearner(memory) if memory is not None else None
