@@ -224,6 +224,7 @@ def test_defaults_render_the_cluster_wide_operator(kube_tools: Path, tmp_path: P
     assert "--all-namespaces" in args
     assert not [a for a in args if a.startswith("--namespace")]
     assert not [a for a in args if a.startswith("--s3-bucket")]  # NOTES warns; nothing invented
+    assert not [a for a in args if a.startswith("--fix-memory")]
     assert "--s3-secret=nbmodernizer-s3" in args
     assert "--runner-image=ghcr.io/nbmodernizer/runner:0.1.0" in args
     assert container(manifests)["image"] == "ghcr.io/nbmodernizer/operator:0.1.0"
@@ -256,6 +257,7 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
         "--retry-seconds=11",
         "--store-cache-mib=64",
         "--deadline-margin-seconds=300",
+        "--fix-memory=s3://revisions/fleet/prod/fix-memory/",
     ]
     env = env_of(c)
     assert env["AWS_DEFAULT_REGION"] == "eu-west-1"
@@ -269,6 +271,25 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
     assert ports == {"http-health": 8181, "http-metrics": 9191}
     assert not of_kind(manifests, "Secret")  # existing secrets: the chart creates none
+
+
+@pytest.mark.parametrize(
+    ("values", "flag"),
+    [
+        ({"s3": {"bucket": "b", "prefix": "/fleet/"}}, "--fix-memory=s3://b/fleet/fix-memory/"),
+        ({"s3": {"bucket": "b", "prefix": ""}}, "--fix-memory=s3://b/fix-memory/"),
+        ({"s3": {"bucket": "b"}, "fixMemory": "off"}, "--fix-memory=off"),
+        ({"fixMemory": "s3://memory/shared/"}, "--fix-memory=s3://memory/shared/"),
+    ],
+)
+def test_fix_memory_defaults_to_the_s3_prefix(
+    kube_tools: Path,  # noqa: F811
+    tmp_path: Path,
+    values: dict[str, Any],
+    flag: str,
+) -> None:
+    args = container(render(kube_tools, tmp_path, values))["args"]
+    assert [a for a in args if a.startswith("--fix-memory")] == [flag]
 
 
 def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811

@@ -60,6 +60,23 @@ def test_bad_rows_name_their_line_and_field(text: str, message: str) -> None:
     assert str(caught.value).startswith(message)
 
 
+def test_summary_counts_memory_fixes_and_the_dollars_they_saved() -> None:
+    memory_fix = {"fixer": "memory", "type": "ErrorRepair", "savedUsd": 0.25}
+    statuses = [
+        {"outcome": "ErrorFreeReproducible", "fixes": [memory_fix], "cost": {"savedUsd": 0.25}},
+        {"outcome": "ErrorFreeReproducible", "fixes": [memory_fix], "cost": {"savedUsd": 0.25}},
+        {"outcome": "ErrorFreeReproducible", "fixes": [{"fixer": "llm", "type": "ErrorRepair"}],
+         "cost": {"usd": 0.25}},
+    ]  # fmt: skip
+    summary = summarize([{"status": status} for status in statuses])
+    table = summary.to_dict()
+    assert {"fixer": "memory", "type": "ErrorRepair", "count": 2} in table["fixes"]
+    assert table["cost"]["savedUsd"] == 0.5 and table["cost"]["usd"] == 0.25
+    text = render_summary(summary)
+    assert "memory     ErrorRepair                2" in text
+    assert "LLM cost saved by the fix memory (estimated) $0.5000" in text
+
+
 def test_summary_is_the_papers_table() -> None:
     def resource(
         outcome: str | None, fixes: Sequence[tuple[str, str]] = (), usd: float = 0.0

@@ -86,3 +86,13 @@ def test_the_dashboard_queries_only_metrics_the_operator_exports() -> None:
             or ("rate(" not in query.expr and "increase(" not in query.expr)
         ), f"{query}: use $__rate_interval (or $__range) as the range of rate()/increase()"
         runnable(query.expr)  # no unknown Grafana variable
+
+
+def test_the_dashboard_shows_what_the_fix_memory_saved() -> None:
+    saved = [q for q in panel_queries(dashboard()) if "nbmodernizer_llm_saved_usd_total" in q.expr]
+    assert {q.panel for q in saved} == {
+        "LLM cost saved by the fix memory (time range)",
+        "LLM cost and savings per hour",
+    }
+    by_fixer = [q for q in panel_queries(dashboard()) if "nbmodernizer_fixes_total" in q.expr]
+    assert by_fixer and all("fixer" in q.expr for q in by_fixer)  # memory fixes show up

@@ -18,7 +18,7 @@ def parse(*argv: str) -> argparse.Namespace:
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("NBMOD_S3_BUCKET", "AWS_ENDPOINT_URL_S3", "NBMOD_RUNNER_S3_ENDPOINT",
-                 "NBMOD_NAMESPACES", "NBMOD_MAX_CONCURRENT_JOBS"):  # fmt: skip
+                 "NBMOD_NAMESPACES", "NBMOD_MAX_CONCURRENT_JOBS", "NBMOD_FIX_MEMORY"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
 
 
@@ -47,6 +47,20 @@ def test_flags_win_over_the_environment_and_defaults_fill_the_rest(
     assert settings.max_concurrent_jobs == 3
     assert settings.s3_prefix == "nbmodernizer" and settings.metrics_port == 9090
     assert from_arguments(parse("-A")).namespaces == ()
+
+
+def test_the_fix_memory_lives_under_the_s3_prefix_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert from_arguments(parse("--s3-bucket", "b")).fix_memory == (
+        "s3://b/nbmodernizer/fix-memory/"
+    )
+    no_prefix = from_arguments(parse("--s3-bucket", "b", "--s3-prefix", ""))
+    assert no_prefix.fix_memory == "s3://b/fix-memory/"
+    monkeypatch.setenv("NBMOD_FIX_MEMORY", "s3://shared/memory/")
+    assert from_arguments(parse("--s3-bucket", "b")).fix_memory == "s3://shared/memory/"
+    flagged = from_arguments(parse("--s3-bucket", "b", "--fix-memory", "off"))
+    assert flagged.fix_memory == "off"
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,7 @@ class FleetSummary:
     cost_usd: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
+    saved_usd: float = 0.0  # LLM dollars the fix memory saved (estimated)
 
     @property
     def reproduced(self) -> int:
@@ -150,6 +151,7 @@ class FleetSummary:
                 "usdPerReproduced": round(self.cost_usd / self.reproduced, 6)
                 if self.reproduced
                 else None,
+                "savedUsd": round(self.saved_usd, 6),
             },
         }
 
@@ -170,6 +172,7 @@ def summarize(resources: list[dict[str, Any]]) -> FleetSummary:
         summary.cost_usd += float(cost.get("usd") or 0)
         summary.input_tokens += int(cost.get("inputTokens") or 0)
         summary.output_tokens += int(cost.get("outputTokens") or 0)
+        summary.saved_usd += float(cost.get("savedUsd") or 0)
     return summary
 
 
@@ -194,4 +197,5 @@ def render_summary(summary: FleetSummary) -> str:
         f"LLM cost ${summary.cost_usd:.4f} ({summary.input_tokens} input, "
         f"{summary.output_tokens} output tokens); per reproduced notebook {per}"
     )
+    lines.append(f"LLM cost saved by the fix memory (estimated) ${summary.saved_usd:.4f}")
     return "\n".join(lines) + "\n"

@@ -69,6 +69,12 @@ LLM_COST = Counter(
     ["model"],
     registry=REGISTRY,
 )
+LLM_SAVED = Counter(
+    "nbmodernizer_llm_saved_usd_total",
+    "LLM dollars not spent because the fix memory fixed instead (estimated: what the paid "
+    "fixes its entries were learnt from cost).",
+    registry=REGISTRY,
+)
 ITERATIONS = Histogram(
     "nbmodernizer_modernization_iterations",
     "Executions per finished modernization.",
@@ -108,6 +114,8 @@ def observe_fix(record: FixRecord | None, fixer_names: Iterable[str], fix_type: 
         applied = record is not None and record.fixer == name
         FIXES.labels(fix_type, name, "applied" if applied else "no_change").inc()
         if applied:
+            if record is not None and record.saved_usd:
+                LLM_SAVED.inc(record.saved_usd)
             return
 
 

@@ -34,9 +34,13 @@ LLM_SCRIPT: list[Step] = [
 ]
 
 
+MEMORY_CHAIN = ["rules", "memory", "llm"]
+
+
 def fleet(root: Path, bucket: S3Bucket) -> dict[str, tuple[dict[str, Any], str]]:
     """name -> (the resource, its expected outcome): every outcome category, a rules fix, an
-    LLM fix, notebook errors that nothing fixes and a timeout."""
+    LLM fix, a fix the memory learnt from that LLM fix (`memory-fix`: to be created once
+    `llm-fix` finished), notebook errors that nothing fixes and a timeout."""
     rules_fix = push_case(
         root, bucket, "rules-fix", READ, "import numpy as np\nscale = np.float(1)", PREDICT, WRITE
     )
@@ -44,8 +48,12 @@ def fleet(root: Path, bucket: S3Bucket) -> dict[str, tuple[dict[str, Any], str]]
     llm_fix = push_case(
         root, bucket, "llm-fix", READ, PREDICT, "1/0", "raise ValueError('legacy')", WRITE
     )
-    llm_fix["spec"]["fix"]["fixers"] = ["rules", "llm"]
+    llm_fix["spec"]["fix"]["fixers"] = MEMORY_CHAIN
     llm_fix["spec"]["fix"]["llm"] = LLM
+    # the same error as llm-fix's first: the memory fixes it, no LLM call
+    memory_fix = push_case(root, bucket, "memory-fix", READ, PREDICT, "1/0", WRITE)
+    memory_fix["spec"]["fix"]["fixers"] = MEMORY_CHAIN
+    memory_fix["spec"]["fix"]["llm"] = LLM
     no_submission = push_case(root, bucket, "no-submission", READ, PREDICT)
     no_submission["spec"]["fix"]["maxIterations"] = 1
     timeout = push_case(
@@ -59,6 +67,7 @@ def fleet(root: Path, bucket: S3Bucket) -> dict[str, tuple[dict[str, Any], str]]
         "plain": (push_case(root, bucket, "plain"), "ErrorFreeReproducible"),
         "rules-fix": (rules_fix, "ErrorFreeReproducible"),
         "llm-fix": (llm_fix, "ErrorFreeReproducible"),
+        "memory-fix": (memory_fix, "ErrorFreeReproducible"),
         "unfixable": (
             push_case(root, bucket, "unfixable", READ, PREDICT, "1/0", WRITE),
             "ErrorReproducible",
@@ -91,14 +100,20 @@ def test_every_dashboard_panel_has_data_after_a_fleet_run(
             env={"OPENAI_BASE_URL": llm.url, "OPENAI_API_KEY": "sk-x"},
         )  # fmt: skip
         wait_until(prometheus.targets_up, timeout=30, what="Prometheus scraping the operator")
-        for document, _ in cases.values():
-            k8s_api.create(NBMS, document)
+        for name, (document, _) in cases.items():
+            if name != "memory-fix":
+                k8s_api.create(NBMS, document)
+        wait_finished(k8s_api, "llm-fix", operator, timeout=120)
+        k8s_api.create(NBMS, cases["memory-fix"][0])
         outcomes = {
             name: status_of(wait_finished(k8s_api, name, operator, timeout=120)).get("outcome")
             for name in cases
         }
         assert outcomes == {name: outcome for name, (_, outcome) in cases.items()}
-        assert len(llm.requests) == 4
+        assert len(llm.requests) == 4  # memory-fix made none
+        memory_fix = status_of(wait_finished(k8s_api, "memory-fix", operator))
+        assert [fix["fixer"] for fix in memory_fix["fixes"]] == ["memory"]
+        assert memory_fix["cost"]["savedUsd"] > 0 and memory_fix["cost"]["usd"] == 0
         fleet_seconds = time.monotonic() - started
 
         # the final values scraped, and a few scrapes more
@@ -108,6 +123,7 @@ def test_every_dashboard_panel_has_data_after_a_fleet_run(
                 prometheus.value("sum(nbmodernizer_outcomes_total)") == len(cases)
                 and prometheus.value(done) == len(cases)
                 and prometheus.value("sum(nbmodernizer_jobs_running)") == 0
+                and (prometheus.value("sum(nbmodernizer_llm_saved_usd_total)") or 0) > 0
             )
 
         wait_until(final_values_scraped, timeout=30, what="Prometheus to scrape the final metrics")

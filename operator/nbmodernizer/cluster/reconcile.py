@@ -33,15 +33,9 @@ from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.settings import OperatorSettings
-from nbmodernizer.engine import (
-    fix_step,
-    grade_revision,
-    has_execution,
-    record_result,
-    replay,
-)
+from nbmodernizer.engine import fix_step, grade_revision, has_execution, record_result, replay
 from nbmodernizer.fixers import FixerChain, build_chain
-from nbmodernizer.fixers.registry import FixerEnvironment
+from nbmodernizer.fixers.registry import FixerEnvironment, build_learner
 from nbmodernizer.grade import AnswersError, load_answers, score_runs
 from nbmodernizer.loop import Action, Execute, Finish, LoopState, Unrunnable, start, step
 from nbmodernizer.notebook import NotebookError, parse_notebook
@@ -204,7 +198,7 @@ class Reconciler:
         if has_execution(store, revision):
             execution, score = grade_revision(store, revision, self._answers(spec), spec)
             self.capacity.mark(key, running=False)
-            return self._record(obj, store, state, revision, execution, score)
+            return self._record(obj, spec, store, state, revision, execution, score)
         found = self.kube.get(Paths.jobs(namespace, job))
         if found is None:
             if not self.capacity.reserve(key):
@@ -230,18 +224,20 @@ class Reconciler:
         deadline = float((found.get("spec") or {}).get("activeDeadlineSeconds") or 0)
         execution = infrastructure_result(phase, reason, deadline)
         score = score_runs([], execution.failure, spec.score)
-        return self._record(obj, store, state, revision, execution, score)
+        return self._record(obj, spec, store, state, revision, execution, score)
 
     def _record(
         self,
         obj: dict[str, Any],
+        spec: ModernizationSpec,
         store: RevisionStore,
         state: LoopState,
         revision: int,
         execution: ExecutionResult,
         score: Any,
     ) -> tuple[LoopState, Action]:
-        state, action = record_result(store, state, revision, execution, score)
+        learner = build_learner(spec, FixerEnvironment(fix_memory=self.settings.fix_memory))
+        state, action = record_result(store, state, revision, execution, score, learner)
         attempt = state.attempts[-1]
         metrics.observe_attempt(attempt)
         value = f"{score.value:.6g}" if score.value is not None else "no score"
@@ -343,7 +339,7 @@ class Reconciler:
             data = (secret or {}).get("data") or {}
             if secret_ref.key in data:
                 key = base64.b64decode(data[secret_ref.key]).decode().strip()
-        environment = FixerEnvironment(api_key=key, observe_request=metrics.observe_llm_request)
+        environment = FixerEnvironment(key, metrics.observe_llm_request, self.settings.fix_memory)
         return self.chain_factory(spec, environment)
 
     # -- status -----------------------------------------------------------------------------

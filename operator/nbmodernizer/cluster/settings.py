@@ -20,6 +20,8 @@
 | --store-cache-mib       | NBMOD_STORE_CACHE_MIB         | 64 (revision files kept; 0: off) |
 | --retry-seconds         | NBMOD_RETRY_SECONDS           | 30                               |
 | --deadline-margin-seconds | NBMOD_DEADLINE_MARGIN_SECONDS | 120 (added to timeout x runs) |
+| --fix-memory            | NBMOD_FIX_MEMORY              | s3://<bucket>/<prefix>/fix-memory/ |
+|                         |                               | (a folder or s3:// prefix; off)  |
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class OperatorSettings:
     store_cache_mib: int = 64
     retry_seconds: float = 30.0
     deadline_margin_seconds: int = 120
+    fix_memory: str = "off"  # the fix memory's folder or s3:// prefix; "off": none
 
     def jobs(self) -> JobSettings:
         return JobSettings(
@@ -85,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store-cache-mib", type=int)
     parser.add_argument("--retry-seconds", type=float)
     parser.add_argument("--deadline-margin-seconds", type=int)
+    parser.add_argument("--fix-memory", help="folder or s3:// prefix of the fix memory, or off")
 
 
 class SettingsError(ValueError):
@@ -126,9 +130,11 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         )
     except ValueError as e:
         raise SettingsError(str(e)) from None
+    prefix = _pick(args.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or ""
+    memory = "/".join(p for p in (f"s3://{bucket}", prefix.strip("/"), "fix-memory") if p) + "/"
     settings = OperatorSettings(
         s3_bucket=bucket,
-        s3_prefix=_pick(args.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or "",
+        s3_prefix=prefix,
         s3_endpoint=_pick(args.s3_endpoint, "AWS_ENDPOINT_URL_S3"),
         runner_s3_endpoint=_pick(args.runner_s3_endpoint, "NBMOD_RUNNER_S3_ENDPOINT"),
         s3_secret=secret or None,
@@ -157,6 +163,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
                 "--deadline-margin-seconds",
             )
         ),
+        fix_memory=_pick(args.fix_memory, "NBMOD_FIX_MEMORY", memory) or memory,
     )
     if settings.store_cache_mib < 0:
         raise SettingsError("--store-cache-mib must be 0 (off) or more")
