@@ -13,6 +13,7 @@ from typing import TextIO
 from nbmodernizer import runner
 from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
 from nbmodernizer.execute import ProgressCallback
+from nbmodernizer.fixers.memory import commands as memory_commands
 from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
 from nbmodernizer.loop import Attempt
 from nbmodernizer.status import FixRecord
@@ -200,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.set_defaults(handler=_rules)
     runner.add_parser(commands)
+    memory_commands.add_parser(commands)
     pusher = commands.add_parser(
         "push", help="upload a local spec's files to S3 and print the spec for kubectl apply"
     )

@@ -53,18 +53,30 @@ def _json(data: dict[str, Any]) -> bytes:
 
 @dataclass(frozen=True)
 class Example:
-    """The statements a fix changed, as a notebook wrote them, and the error they raised."""
+    """The statements a fix changed, as a notebook wrote them, the error they raised, and
+    the notebook's imports of the names they use."""
 
     before: str
     after: str
     error: str  # "AttributeError: module 'legacy_lib' has no attribute 'old_call'"
+    setup: str = ""  # "import legacy_lib as ll"
 
     def to_wire(self) -> dict[str, str]:
-        return {"before": self.before, "after": self.after, "error": self.error}
+        return {
+            "before": self.before,
+            "after": self.after,
+            "error": self.error,
+            "setup": self.setup,
+        }
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Example:
-        return cls(str(data["before"]), str(data["after"]), str(data.get("error", "")))
+        return cls(
+            str(data["before"]),
+            str(data["after"]),
+            str(data.get("error", "")),
+            str(data.get("setup", "")),
+        )
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,14 @@ from __future__ import annotations
 import logging
 
 from nbmodernizer.fixers.memory.entries import Example, FixMemory, Origin, Use
-from nbmodernizer.fixers.memory.outcome import Target, aliases, at_issue, ran, still_there
+from nbmodernizer.fixers.memory.outcome import (
+    Target,
+    aliases,
+    at_issue,
+    ran,
+    setup_for,
+    still_there,
+)
 from nbmodernizer.fixers.memory.pattern import distil
 from nbmodernizer.fixers.memory.syntax import Text
 from nbmodernizer.loop import Attempt, LoopState
@@ -77,7 +84,8 @@ class MemoryLearner:
         )
         if lesson is None or still_there(target.signature, attempt, target.cell, lesson.after_span):
             return None
-        example = Example(lesson.before_text, lesson.after_text, target.error_text)
+        setup = setup_for(lesson.before_text, aliases(before))
+        example = Example(lesson.before_text, lesson.after_text, target.error_text, setup)
         origin = Origin(store.uri, attempt.revision, fix.cost_usd, example, fix.fixer)
         return self.memory.learn(target.signature, lesson.pattern, origin)
 
@@ -112,8 +120,6 @@ class MemoryLearner:
 
 
 def _example(before: Notebook, after: Notebook, use: MemoryUse, target: Target) -> Example:
-    return Example(
-        Text(before.cells[use.cell].source).line_range(*use.lines_before),
-        Text(after.cells[use.cell].source).line_range(*use.lines_after),
-        target.error_text,
-    )
+    old = Text(before.cells[use.cell].source).line_range(*use.lines_before)
+    new = Text(after.cells[use.cell].source).line_range(*use.lines_after)
+    return Example(old, new, target.error_text, setup_for(old, aliases(before)))

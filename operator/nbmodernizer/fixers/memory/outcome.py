@@ -10,9 +10,10 @@ Timeout when the execution timed out again.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
-from nbmodernizer.cells import imports
+from nbmodernizer.cells import imports, parse
 from nbmodernizer.fixers.memory.pattern import Span
 from nbmodernizer.fixers.memory.signature import Signature, failing_line, of_error, of_issue
 from nbmodernizer.loop import Attempt
@@ -71,3 +72,21 @@ def ran(attempt: Attempt) -> bool:
 
 def aliases(notebook: Notebook) -> dict[str, str]:
     return imports(notebook.cells[i].source for i in code_cell_indices(notebook))
+
+
+def setup_for(text: str, known: dict[str, str]) -> str:
+    """The import statements that bind the imported names `text` uses, as `known` (a
+    notebook's aliases) says they were bound."""
+    tree = parse(text).tree
+    if tree is None:
+        return ""
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in known})
+    lines = []
+    for name in used:
+        module, _, attribute = known[name].rpartition(".")
+        if not module:
+            lines.append(f"import {name}" if name == attribute else f"import {attribute} as {name}")
+        else:
+            alias = "" if name == attribute else f" as {name}"
+            lines.append(f"from {module} import {attribute}{alias}")
+    return "\n".join(lines)
