@@ -235,7 +235,8 @@ def _instantiate(
         result = result[:start] + value + result[end:]
     if pattern.kind == "expr":
         root = ast.parse(pattern.after, mode="eval").body
-        if needs_parens(root, slot, result) and not isinstance(root, ast.Name):
+        # the pattern's own text is one line: newlines come from holes, parenthesised above
+        if needs_parens(root, slot, pattern.after) and not isinstance(root, ast.Name):
             result = f"({result})"
     return result, needed
 
@@ -295,7 +296,7 @@ def _compose(
         above = len(imports) + sum(_delta(text, e) for e in edits if e.top[1] < first)
         inside = sum(_delta(text, e) for e in edits if e.top == edit.top)
         uses.append(Use(edit.key, edit.top, (first + above, last + above + inside)))
-    return CellRewrite(source, tuple(uses))
+    return CellRewrite(source, tuple(sorted(uses, key=lambda use: use.before)))
 
 
 def _delta(text: Text, edit: _Edit) -> int:
