@@ -167,5 +167,6 @@ def answer(request: dict[str, Any]) -> Answer:
     return Answer(fix_reply(fixed, "the library's new API"), PROMPT_TOKENS, COMPLETION_TOKENS)
 
 
-def reports(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(p.read_text()) for p in sorted(out.glob("*/report.json"))]
+def reports(out: Path) -> dict[str, dict[str, Any]]:
+    """Each run folder's report.json, by the folder's name."""
+    return {p.parent.name: json.loads(p.read_text()) for p in sorted(out.glob("*/report.json"))}
