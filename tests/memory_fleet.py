@@ -100,8 +100,17 @@ def _drift_cell(drift: str, alias: str, name: str, rng: random.Random) -> tuple[
     return f"{comment}{name} = {alias}.window({values}, {n}){other}", f"{name}[0]"
 
 
-def make_fleet(root: Path, students: int = 16, seed: int = 7, **spec: Any) -> list[Case]:
-    """4 teachers (one drift each), then `students` notebooks with 2 to 4 drifts."""
+MEMORY_CHAIN = ("rules", "memory", "llm")
+
+
+def make_fleet(
+    root: Path,
+    students: int = 16,
+    seed: int = 7,
+    fixers: tuple[str, ...] = MEMORY_CHAIN,
+    max_iterations: int = 5,
+) -> list[Case]:
+    """4 teachers (one drift each), then `students` notebooks with one to four drifts."""
     rng = random.Random(seed)
     plans: list[tuple[tuple[str, ...], bool]] = [((drift,), False) for drift in DRIFTS]
     for n in range(students):
@@ -123,8 +132,8 @@ def make_fleet(root: Path, students: int = 16, seed: int = 7, **spec: Any) -> li
         threshold = " + ".join(terms)
         predict = f"threshold = {threshold}\n{PREDICT}"
         name = f"{'teacher' if number < len(DRIFTS) else 'student'}-{number:02d}"
-        fix = {"maxIterations": 5, "fixers": ["rules", "memory", "llm"], "llm": LLM}
-        path = kaggle_folder(root / name, setup, *cells, predict, WRITE, fix=fix, **spec)
+        fix = {"maxIterations": max_iterations, "fixers": list(fixers), "llm": LLM}
+        path = kaggle_folder(root / name, setup, *cells, predict, WRITE, fix=fix)
         path.write_text(path.read_text().replace("name: tiny", f"name: {name}"))
         (root / name / "input" / "legacy_lib.py").write_text(LEGACY_LIB)
         cases.append(Case(name, path, drifts, rules))
