@@ -34,10 +34,10 @@ OLD_CALL = Pattern(
     ("legacy_lib",),
 )
 EXAMPLE = Example(
-    "x = ll.old_call(1)",
-    "x = ll.new_call(1).value",
-    "AttributeError: module 'legacy_lib' has no attribute 'old_call'",
-    "import legacy_lib as ll",
+    before="x = ll.old_call(1)",
+    after="x = ll.new_call(1).value",
+    error="AttributeError: module 'legacy_lib' has no attribute 'old_call'",
+    setup="import legacy_lib as ll",
 )
 
 
@@ -47,11 +47,11 @@ def pattern(number: int) -> Pattern:
 
 
 def origin(run: str, cost: float = 0.01) -> Origin:
-    return Origin(run, 1, cost, EXAMPLE)
+    return Origin(run=run, revision=1, cost_usd=cost, example=EXAMPLE)
 
 
-def use(run: str, fixed: bool) -> Use:
-    return Use(run, 2, fixed, 0.01, EXAMPLE)
+def use(run: str, fixed: bool, example: Example = EXAMPLE) -> Use:
+    return Use(run=run, revision=2, fixed=fixed, saved_usd=0.01, example=example)
 
 
 @pytest.fixture(params=["folder", "s3"])
@@ -160,9 +160,10 @@ def proven_memory(tmp_path: Path) -> tuple[FixMemory, str]:
     entry = memory.entries()[0]
     for n, before in enumerate(["a = lib.old_call(2)", "b = lib.old_call(x + 1)"]):
         after = before.replace("old_call", "new_call").replace(")", ").value", 1)
-        example = Example(before, after, EXAMPLE.error, "import legacy_lib as lib")
-        memory.record_use(entry, Use(f"s3://runs/student-{n}", 1, True, 0.01, example))
-    memory.record_use(entry, Use("s3://runs/student-9", 1, True, 0.01, EXAMPLE))
+        example = Example(before=before, after=after, error=EXAMPLE.error,
+                          setup="import legacy_lib as lib")  # fmt: skip
+        memory.record_use(entry, use(f"s3://runs/student-{n}", fixed=True, example=example))
+    memory.record_use(entry, use("s3://runs/student-9", fixed=True))
     memory.learn(SIGNATURE, pattern(7), origin("s3://runs/unproven"))
     return memory, entry_id
 

@@ -17,7 +17,6 @@ from nbmodernizer.fixers.memory import FixMemory
 from nbmodernizer.push import push
 from tests.k8s.client import K8sApi
 from tests.k8s.kopf_process import isolated_env
-from tests.k8s.kubelet import Kubelet
 from tests.k8s.product import OperatorStarter, status_of, wait_finished
 from tests.k8s.resources import NBMS
 from tests.llm_server import Responder, scripted_llm
@@ -39,12 +38,9 @@ def fleet_summary(k8s_api: K8sApi) -> dict[str, object]:
     return summary
 
 
+@pytest.mark.usefixtures("runner_kubelet")  # runs the Jobs (None on a real cluster)
 def test_the_operator_fleet_pays_once_per_drift(
-    k8s_api: K8sApi,
-    runner_kubelet: Kubelet | None,
-    nbmod_operator: OperatorStarter,
-    s3_bucket: S3Bucket,
-    tmp_path: Path,
+    k8s_api: K8sApi, nbmod_operator: OperatorStarter, s3_bucket: S3Bucket, tmp_path: Path
 ) -> None:
     cases = make_fleet(tmp_path / "cases", students=16)
     documents = {case.name: push(case.spec, s3_bucket.uri("fleet")) for case in cases}

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from nbmodernizer.fixers.memory.entries import Entry, FixMemory
@@ -85,12 +84,7 @@ def _show(memory: FixMemory, args: argparse.Namespace) -> int:
 
 
 def _export(memory: FixMemory, args: argparse.Namespace) -> int:
-    text = export(memory, args.min_uses, args.min_success)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"rule proposals written to {args.output}", file=sys.stderr)
-    else:
-        print(text, end="")
+    args.output.write(export(memory, args.min_uses, args.min_success))
     return 0
 
 
@@ -134,5 +128,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     exporter.add_argument(
         "--min-success", type=float, default=0.8, help="share of uses that fixed (default 0.8)"
     )
-    exporter.add_argument("-o", "--output", help="write here instead of stdout")
+    exporter.add_argument(
+        "-o", "--output", type=argparse.FileType("w"), default=sys.stdout, help="default: stdout"
+    )
     exporter.set_defaults(memory_handler=_export)

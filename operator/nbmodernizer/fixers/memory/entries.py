@@ -25,13 +25,16 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+from pydantic import ConfigDict, Field
 
 from nbmodernizer.fixers.memory.objects import Objects, open_objects
 from nbmodernizer.fixers.memory.pattern import Pattern
 from nbmodernizer.fixers.memory.signature import Signature
+from nbmodernizer.spec import CamelModel
 
 RETIRE_AFTER_USES = 3
 RETIRE_BELOW = 0.5
@@ -51,36 +54,23 @@ def _json(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
 
 
-@dataclass(frozen=True)
-class Example:
+class _Record(CamelModel):
+    """A stored object: camelCase on the wire; fields a later version adds are ignored."""
+
+    model_config = ConfigDict(**{**CamelModel.model_config, "extra": "ignore"})
+
+
+class Example(_Record):
     """The statements a fix changed, as a notebook wrote them, the error they raised, and
     the notebook's imports of the names they use."""
 
     before: str
     after: str
-    error: str  # "AttributeError: module 'legacy_lib' has no attribute 'old_call'"
+    error: str = ""  # "AttributeError: module 'legacy_lib' has no attribute 'old_call'"
     setup: str = ""  # "import legacy_lib as ll"
 
-    def to_wire(self) -> dict[str, str]:
-        return {
-            "before": self.before,
-            "after": self.after,
-            "error": self.error,
-            "setup": self.setup,
-        }
 
-    @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> Example:
-        return cls(
-            str(data["before"]),
-            str(data["after"]),
-            str(data.get("error", "")),
-            str(data.get("setup", "")),
-        )
-
-
-@dataclass(frozen=True)
-class Origin:
+class Origin(_Record):
     """A paid fix an entry was learnt from."""
 
     run: str  # the run's revision store
@@ -88,32 +78,10 @@ class Origin:
     cost_usd: float
     example: Example
     fixer: str = "llm"
-    learnt_at: str = field(default_factory=now)
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "run": self.run,
-            "revision": self.revision,
-            "costUsd": self.cost_usd,
-            "example": self.example.to_wire(),
-            "fixer": self.fixer,
-            "learntAt": self.learnt_at,
-        }
-
-    @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> Origin:
-        return cls(
-            str(data["run"]),
-            int(data["revision"]),
-            float(data.get("costUsd", 0.0)),
-            Example.from_wire(data["example"]),
-            str(data.get("fixer", "llm")),
-            str(data.get("learntAt", "")),
-        )
+    learnt_at: str = Field(default_factory=now)
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(_Record):
     """A later use of an entry by the memory fixer, scored once the revision it made ran."""
 
     run: str
@@ -121,28 +89,7 @@ class Use:
     fixed: bool
     saved_usd: float
     example: Example
-    used_at: str = field(default_factory=now)
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "run": self.run,
-            "revision": self.revision,
-            "fixed": self.fixed,
-            "savedUsd": self.saved_usd,
-            "example": self.example.to_wire(),
-            "usedAt": self.used_at,
-        }
-
-    @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> Use:
-        return cls(
-            str(data["run"]),
-            int(data["revision"]),
-            bool(data["fixed"]),
-            float(data.get("savedUsd", 0.0)),
-            Example.from_wire(data["example"]),
-            str(data.get("usedAt", "")),
-        )
+    used_at: str = Field(default_factory=now)
 
 
 @dataclass(frozen=True)
@@ -265,7 +212,7 @@ class FixMemory:
 
     def uses_of(self, entry: Entry) -> list[Use]:
         keys = self.objects.keys(f"{entry.folder}/use-")
-        return [Use.from_wire(json.loads(self.objects.get(key))) for key in keys]
+        return [Use.model_validate_json(self.objects.get(key)) for key in keys]
 
     def _entries(self, keys: list[str]) -> list[Entry]:
         folders: dict[str, list[str]] = {}
@@ -279,7 +226,7 @@ class FixMemory:
                 continue  # a use or origin whose pattern is still being written
             document = _CACHE.read(self.objects, f"{folder}/{PATTERN}")
             origins = tuple(
-                Origin.from_wire(_CACHE.read(self.objects, f"{folder}/{name}"))
+                Origin.model_validate(_CACHE.read(self.objects, f"{folder}/{name}"))
                 for name in sorted(names)
                 if name.startswith("origin-")
             )

@@ -85,8 +85,16 @@ class MemoryLearner:
         if lesson is None or still_there(target.signature, attempt, target.cell, lesson.after_span):
             return None
         setup = setup_for(lesson.before_text, aliases(before))
-        example = Example(lesson.before_text, lesson.after_text, target.error_text, setup)
-        origin = Origin(store.uri, attempt.revision, fix.cost_usd, example, fix.fixer)
+        example = Example(
+            before=lesson.before_text, after=lesson.after_text, error=target.error_text, setup=setup
+        )
+        origin = Origin(
+            run=store.uri,
+            revision=attempt.revision,
+            cost_usd=fix.cost_usd,
+            example=example,
+            fixer=fix.fixer,
+        )
         return self.memory.learn(target.signature, lesson.pattern, origin)
 
     def score(
@@ -115,11 +123,19 @@ class MemoryLearner:
             )
             example = _example(before, after, uses[0], target)
             self.memory.record_use(
-                entry, Use(store.uri, attempt.revision, fixed, entry.cost_usd, example)
+                entry,
+                Use(
+                    run=store.uri,
+                    revision=attempt.revision,
+                    fixed=fixed,
+                    saved_usd=entry.cost_usd,
+                    example=example,
+                ),
             )
 
 
 def _example(before: Notebook, after: Notebook, use: MemoryUse, target: Target) -> Example:
     old = Text(before.cells[use.cell].source).line_range(*use.lines_before)
     new = Text(after.cells[use.cell].source).line_range(*use.lines_after)
-    return Example(old, new, target.error_text, setup_for(old, aliases(before)))
+    setup = setup_for(old, aliases(before))
+    return Example(before=old, after=new, error=target.error_text, setup=setup)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from nbmodernizer.store import (
     RevisionExistsError,
@@ -80,10 +80,9 @@ class LocalObjects:
 
 
 class S3Objects:
-    def __init__(self, uri: str, client: Any | None = None) -> None:
-        self.bucket, prefix = parse_s3_uri(uri)
-        self.prefix = prefix.strip("/")
-        self.client = client if client is not None else s3_client()
+    def __init__(self, uri: str) -> None:
+        bucket, prefix = parse_s3_uri(uri)
+        self.bucket, self.prefix, self.client = bucket, prefix.strip("/"), s3_client()
 
     @property
     def uri(self) -> str:
