@@ -289,8 +289,12 @@ def render(
     add(
         f"{len(census)} errors from {len({r.competition for r in census})} competitions "
         f"({', '.join(f'{n} from {s}' for s, n in sorted(sources.items()))}), taken from the "
-        "paper's replication repository `Bihui-Jin/MLEModernizer` (its prompts' first errors and "
-        "its crash reports); each row names where it came from."
+        "paper's replication repository `Bihui-Jin/MLEModernizer`; each row names where it came "
+        "from. Crash-report rows name their notebook. Prompt rows were found by text search, "
+        "which returns no file path: their notebook is unknown, their competition is read from "
+        "the paths or columns in the error, the fix iteration is unknown, and the error shown is "
+        "not always the notebook's first. Too few rows for the frequencies to mean much: the "
+        "issue asks for 300."
     )
     add("")
     add("| class | errors | share |")
