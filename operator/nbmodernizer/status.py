@@ -199,6 +199,9 @@ class ScoreSummary(CamelModel):
     target: float
     value: float | None = None
     reproduced: bool = False
+    tolerance: float | None = Field(
+        default=None, description="The relative band τ the score is judged in (score.tolerance)."
+    )
 
 
 class CostSummary(CamelModel):
@@ -250,3 +253,16 @@ class ModernizationStatus(CamelModel):
     )
     started_at: str | None = None
     completed_at: str | None = None
+    report: str | None = Field(
+        default=None,
+        description="Where the HTML report of the finished run is (in a cluster: an s3:// URI "
+        "beside its revisions).",
+    )
+    final_notebook: str | None = Field(
+        default=None, description="Where the best revision, executed, is (final.ipynb)."
+    )
+
+
+# Fields the operator writes to .status beside the model (cluster/crd.py's STATUS_EXTENSIONS):
+# a report.json pulled from a cluster holds them too.
+OPERATOR_STATUS_FIELDS = ("observedGeneration", "conditions")
