@@ -37,7 +37,7 @@ _STYLE = """
 .headline strong { font-size: 1.6rem; color: #1a7f37; }
 span.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px;
               vertical-align: middle; margin-right: .4rem; }
-table.outcomes, table.fixes { width: auto; min-width: 28rem; }
+table.outcomes, table.fixes, table.errors { width: auto; min-width: 28rem; }
 tr.total td { font-weight: 600; }
 svg.bar, svg.histogram { border: 1px solid #d0d7de; border-radius: 6px; background: #fff;
                          margin: .5rem 0; }
@@ -71,18 +71,16 @@ class Row:
         meta = resource.get("metadata") or {}
         status = resource.get("status") or {}
         score = status.get("score") or {}
-        target = score.get("target")
-        if target is None:  # not graded yet: the spec says what it aims at
-            target = ((resource.get("spec") or {}).get("score") or {}).get("target")
+        aim = (resource.get("spec") or {}).get("score") or {}  # before a grade: the spec's
         outcome = status.get("outcome")
         return cls(
             namespace=str(meta.get("namespace") or ""),
             name=str(meta.get("name") or ""),
             phase=str(status.get("phase") or "Pending"),
             outcome=Outcome(outcome) if outcome in COLOURS else None,
-            metric=score.get("metric"),
+            metric=score.get("metric") or aim.get("metric"),
             score=score.get("value"),
-            target=target,
+            target=score.get("target", aim.get("target")),
             iterations=int(status.get("iterations") or 0),
             cost_usd=float((status.get("cost") or {}).get("usd") or 0),
             link=link(resource),

@@ -128,7 +128,7 @@ def pull_run(status: dict[str, Any], folder: Path) -> Pulled:
                 continue
             if not uri.startswith("s3://"):
                 raise PullError(f"status.{field} is not an s3:// URI: {uri!r}")
-            write_file_once(folder / name, read_bytes(uri, folder))
+            write_file_once(folder.resolve() / name, read_bytes(uri, folder))
             downloaded += 1
     except (StoreError, FileNotFoundError, ValueError) as error:
         raise PullError(f"cannot download from the store: {error}") from None

@@ -6,7 +6,9 @@ same `ModernizationStatus` object.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from pydantic import Field
 
@@ -261,6 +263,16 @@ class ModernizationStatus(CamelModel):
     final_notebook: str | None = Field(
         default=None, description="Where the best revision, executed, is (final.ipynb)."
     )
+
+    def merge_patch(self, previous: Mapping[str, Any]) -> dict[str, Any]:
+        """The wire object as a merge patch (RFC 7386) over the `previous` one: a field this
+        status no longer has (a `lastError` fixed since) is null, so the patch removes it."""
+        wire = self.to_wire()
+        for name, field in type(self).model_fields.items():
+            key = field.alias or name
+            if key in previous and key not in wire:
+                wire[key] = None
+        return wire
 
 
 # Fields the operator writes to .status beside the model (cluster/crd.py's STATUS_EXTENSIONS):

@@ -373,7 +373,7 @@ class Reconciler:
         )
         if finished and spec is not None and store is not None:  # report.html, final.ipynb
             status = publish(store, status, obj["metadata"]["name"], spec.score.tolerance)
-        wire = status.to_wire()
+        wire = status.merge_patch(previous)  # what no longer holds (a fixed lastError) goes
         if iteration is not None:
             wire["iteration"] = iteration
         generation = obj["metadata"].get("generation")
