@@ -130,8 +130,8 @@ def test_a_finished_modernization_is_one_command_away(
     assert "ErrorFreeReproducible" in report and "np.float" in report  # the diff
     final = s3_bucket.read(f"{prefix}/final.ipynb")
     assert final == s3_bucket.read(f"{prefix}/revisions/0001/executed.ipynb")
-    stored = [e for e in k8s_api.events_for(done) if e["reason"] == "ReportStored"]
-    assert [e["message"] for e in stored] == [
+    told = [e for e in k8s_api.events_for(done) if e["reason"] == "ReportStored"]
+    assert [e["message"] for e in told] == [
         f"report: {status['report']}; final notebook: {status['finalNotebook']}"
     ]
 
