@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kubernetes import client, config
@@ -16,6 +17,7 @@ from nbmodernizer.cluster.kube import PLURAL, Kube, KubeError, Paths
 from nbmodernizer.spec import API_GROUP, API_VERSION
 
 RESOURCE = f"{PLURAL}.{API_GROUP}"
+SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
 
 class ClusterError(Exception):
@@ -36,8 +38,9 @@ class Where:
 def _context_namespace(where: Where) -> str:
     try:
         contexts, active = config.list_kube_config_contexts(config_file=where.kubeconfig)
-    except (config.ConfigException, OSError):
-        return "default"  # in a pod, or no kubeconfig: kubectl's default
+    except (config.ConfigException, OSError):  # in a pod: its own namespace, as kubectl
+        pod = Path(SERVICE_ACCOUNT_NAMESPACE)
+        return pod.read_text().strip() if pod.is_file() else "default"
     chosen = next((c for c in contexts if c.get("name") == where.context), active)
     return str(((chosen or {}).get("context") or {}).get("namespace") or "default")
 
