@@ -7,7 +7,6 @@ in a report with outcome Failed, the reason, and revision 0 stored when there is
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -31,12 +30,12 @@ from nbmodernizer.grade import AnswersError, load_answers
 from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
 from nbmodernizer.notebook import NotebookError, parse_notebook
-from nbmodernizer.report import render_html
 from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
+from nbmodernizer.runfolder import report_files, status_json
 from nbmodernizer.sources import fetch_dir, fetch_file, read_bytes
 from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
 from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
-from nbmodernizer.store import EXECUTED, NOTEBOOK, LocalStore, StoreError
+from nbmodernizer.store import NOTEBOOK, REPORT_JSON, LocalStore, StoreError
 from nbmodernizer.summary import build_status
 
 EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2
@@ -205,21 +204,13 @@ class LocalRun:
 
 
 def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> None:
-    (out_dir / "report.json").write_text(
-        json.dumps(status.to_wire(), indent=2, sort_keys=False) + "\n", encoding="utf-8"
-    )
-    best = status.best_revision
-    if best is None or run.resource is None or not run.store.exists(best, EXECUTED):
+    (out_dir / REPORT_JSON).write_text(status_json(status.to_wire()), encoding="utf-8")
+    if run.resource is None:
         return
-    (out_dir / "final.ipynb").write_bytes(run.store.get(best, EXECUTED))
-    html = render_html(
-        status,
-        run.resource.metadata.name,
-        load_notebook(run.store, 0),
-        load_notebook(run.store, best),
-        run.resource.spec.score.tolerance,
-    )
-    (out_dir / "report.html").write_text(html, encoding="utf-8")
+    resource = run.resource
+    name, tolerance = resource.metadata.name, resource.spec.score.tolerance
+    for file, data in report_files(run.store, status, name, tolerance).items():
+        (out_dir / file).write_bytes(data)
 
 
 def default_parallel_runs() -> int:

@@ -29,6 +29,11 @@ RESULT = "result.json"
 SUBMISSION = "submission.csv"
 FIX = "fix.json"
 
+# Beside revisions/, at the top of a run folder or an S3 prefix: what a finished run leaves.
+REPORT_JSON = "report.json"  # the status object (a run folder only; in a cluster: .status)
+REPORT_HTML = "report.html"  # report.render_html
+FINAL_NOTEBOOK = "final.ipynb"  # the best revision, executed
+
 
 def submission_name(run: int) -> str:
     """Run 0's submission is `submission.csv`; further runs (score.runs > 1) are numbered."""
@@ -74,15 +79,7 @@ class LocalStore:
         return (self.root / revision_key(revision, name)).as_uri()
 
     def put(self, revision: int, name: str, data: bytes) -> str:
-        path = self.root / revision_key(revision, name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with path.open("xb") as handle:
-                handle.write(data)
-        except FileExistsError:
-            if path.read_bytes() != data:
-                raise RevisionExistsError(f"{path} exists with other content") from None
-        return path.as_uri()
+        return write_file_once(self.root / revision_key(revision, name), data)
 
     def get(self, revision: int, name: str) -> bytes:
         return (self.root / revision_key(revision, name)).read_bytes()
@@ -95,6 +92,19 @@ class LocalStore:
         if not folder.is_dir():
             return []
         return sorted(int(p.name) for p in folder.iterdir() if p.name.isdigit())
+
+
+def write_file_once(path: Path, data: bytes) -> str:
+    """Write a local file that must never change: the same bytes again are a no-op, other
+    bytes raise RevisionExistsError. Returns its file:// URI."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with path.open("xb") as handle:
+            handle.write(data)
+    except FileExistsError:
+        if path.read_bytes() != data:
+            raise RevisionExistsError(f"{path} exists with other content") from None
+    return path.as_uri()
 
 
 def parse_s3_uri(uri: str) -> tuple[str, str]:

@@ -20,7 +20,6 @@ import contextlib
 import json
 import tempfile
 import threading
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,9 +28,11 @@ from typing import Any
 
 from nbmodernizer import metrics
 from nbmodernizer.cluster.conditions import conditions_for
+from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
+from nbmodernizer.cluster.outputs import publish, published
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.engine import (
     fix_step,
@@ -370,7 +371,9 @@ class Reconciler:
             completed_at=now() if finished else None,
             notes=notes,
         )
-        wire = status.to_wire()
+        if finished and spec is not None and store is not None:  # report.html, final.ipynb
+            status = publish(store, status, obj["metadata"]["name"], spec.score.tolerance)
+        wire = status.merge_patch(previous)  # what no longer holds (a fixed lastError) goes
         if iteration is not None:
             wire["iteration"] = iteration
         generation = obj["metadata"].get("generation")
@@ -422,6 +425,9 @@ class Reconciler:
         metrics.observe_finish(state)
         kind = "Normal" if outcome.reproducible else "Warning"
         self._event(obj, kind, "Finished", f"{outcome.value}: {state.finish.reason}")
+        where = published(obj.get("status") or {})
+        if where:
+            self._event(obj, "Normal", "ReportStored", where)
         self._forget_stored(store.uri)  # a finished run is not replayed again
 
     def _finish_unrunnable(
@@ -532,32 +538,9 @@ class Reconciler:
     # -- events and bookkeeping -------------------------------------------------------------
 
     def _event(self, obj: dict[str, Any], kind: str, reason: str, message: str) -> None:
-        meta = obj["metadata"]
-        stamp = now()
-        event = {
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {
-                "name": f"{meta['name']}.{uuid.uuid4().hex[:16]}",
-                "namespace": meta["namespace"],
-            },
-            "involvedObject": {
-                "apiVersion": obj.get("apiVersion"),
-                "kind": obj.get("kind"),
-                "name": meta["name"],
-                "namespace": meta["namespace"],
-                "uid": meta.get("uid"),
-            },
-            "type": kind,
-            "reason": reason,
-            "message": message[:1024],
-            "source": {"component": "nbmodernizer-operator"},
-            "firstTimestamp": stamp,
-            "lastTimestamp": stamp,
-            "count": 1,
-        }
+        event = event_for(obj, kind, reason, message, now())
         with contextlib.suppress(KubeError):  # events are best effort: never block the loop
-            self.kube.create(Paths.events(meta["namespace"]), event)
+            self.kube.create(Paths.events(obj["metadata"]["namespace"]), event)
 
     def _fix_event(self, obj: dict[str, Any], revision: int, record: Any, notes: list[str]) -> None:
         if record is None:
