@@ -32,10 +32,12 @@ from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrun
 from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.report import render_html
 from nbmodernizer.revision import RunPlan, execute_runs, scratch_folders
-from nbmodernizer.sources import fetch_dir, fetch_file, read_bytes
 from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
 from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
-from nbmodernizer.store import EXECUTED, NOTEBOOK, LocalStore, StoreError
+from nbmodernizer.store import StoreError
+from nbmodernizer.store.layout import EXECUTED, NOTEBOOK
+from nbmodernizer.store.revisions import LocalStore
+from nbmodernizer.store.s3 import fetch_dir, fetch_file, read_bytes
 from nbmodernizer.summary import build_status
 
 EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import json
 import tempfile
 import threading
 import uuid
@@ -33,19 +32,12 @@ from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.settings import OperatorSettings
-from nbmodernizer.engine import (
-    fix_step,
-    grade_revision,
-    has_execution,
-    record_result,
-    replay,
-)
+from nbmodernizer.engine import fix_step, grade_revision, record_result, replay
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.registry import FixerEnvironment
 from nbmodernizer.grade import AnswersError, load_answers, score_runs
 from nbmodernizer.loop import Action, Execute, Finish, LoopState, Unrunnable, start, step
 from nbmodernizer.notebook import NotebookError, parse_notebook
-from nbmodernizer.sources import fetch_file, is_s3, read_bytes
 from nbmodernizer.spec import (
     ModernizationSpec,
     NotebookModernization,
@@ -58,12 +50,20 @@ from nbmodernizer.status import (
     Outcome,
     Phase,
 )
-from nbmodernizer.store import NOTEBOOK, RevisionStore, S3Store, StoreError, delete_prefix
-from nbmodernizer.store_cache import CachedStore, ObjectCache
+from nbmodernizer.store import StoreError
+from nbmodernizer.store.cache import CachedStore, ObjectCache
+from nbmodernizer.store.layout import NOTEBOOK
+from nbmodernizer.store.revisions import (
+    RevisionStore,
+    S3Store,
+    has_execution,
+    read_spec,
+    write_spec,
+)
+from nbmodernizer.store.s3 import delete_prefix, fetch_file, is_s3, read_bytes
 from nbmodernizer.summary import build_status
 
 FINALIZER = "nbmodernizer.dev/cleanup"
-SPEC_SNAPSHOT = "spec.json"
 QUEUED_RETRY_SECONDS = 5.0
 FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
 ANSWERS_CACHED = 256
@@ -287,16 +287,10 @@ class Reconciler:
     def _read_or_freeze_spec(
         self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
     ) -> ModernizationSpec:
-        if store.exists(0, SPEC_SNAPSHOT):
-            snapshot = json.loads(store.get(0, SPEC_SNAPSHOT))
-            return ModernizationSpec.model_validate(snapshot["spec"])
-        document = {
-            "generation": obj["metadata"].get("generation"),
-            "spec": resource.spec.to_wire(),
-        }
-        store.put(
-            0, SPEC_SNAPSHOT, (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
-        )
+        frozen = read_spec(store)
+        if frozen is not None:
+            return frozen
+        write_spec(store, resource.spec, obj["metadata"].get("generation"))
         return resource.spec
 
     def _keep_original(self, store: RevisionStore, spec: ModernizationSpec) -> None:
