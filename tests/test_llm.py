@@ -228,6 +228,14 @@ def test_reply_parsing_is_robust() -> None:
         parse_reply('{"cells": [{"index": "2", "source": "y=1"}]}', editable)
 
 
+def test_reply_cells_are_read_as_every_cell_is() -> None:
+    editable = frozenset({2})
+    for source in ("%%time\ny = 1", "%%bash\nls -l", "df?\ny = 1"):
+        assert parse_reply(fix_reply({2: source}), editable).cells == {2: source}
+    with pytest.raises(ReplyError, match="cell 2 is not valid Python: line 2"):
+        parse_reply(fix_reply({2: "%%time\ny = = 1"}), editable)
+
+
 def test_chain_skips_the_llm_without_an_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

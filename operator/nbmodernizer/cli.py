@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -67,10 +68,22 @@ class ConsoleProgress:
         )
 
 
+def _parallel_runs(flag: int | None) -> int | None:
+    text = str(flag) if flag is not None else os.environ.get("NBMOD_PARALLEL_RUNS")
+    if text is None:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        problem = f"not a count >= 1: {text!r}"
+        raise InvalidInputError(f"--parallel-runs / NBMOD_PARALLEL_RUNS: {problem}")
+    return int(text)
+
+
 def _modernize(args: argparse.Namespace) -> int:
     progress = ConsoleProgress()
     try:
-        result = modernize_file(Path(args.spec), Path(args.out) if args.out else None, progress)
+        out = Path(args.out) if args.out else None
+        parallel = _parallel_runs(args.parallel_runs)
+        result = modernize_file(Path(args.spec), out, progress, parallel)
     except InvalidInputError as error:
         print(f"nbmod: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -177,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
     modernize.add_argument("spec", help="the spec YAML (paths in it are relative to it)")
     modernize.add_argument("--out", help="run folder (default ./nbmod-runs/<name>); must be empty")
     modernize.add_argument("--json", action="store_true", help="print report.json on stdout")
+    modernize.add_argument(
+        "--parallel-runs",
+        type=int,
+        help="with score.runs > 1: runs executing at once (default: NBMOD_PARALLEL_RUNS, "
+        "else one per CPU core)",
+    )
     modernize.set_defaults(handler=_modernize)
     rules = commands.add_parser("rules", help="list the API-drift rules")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")

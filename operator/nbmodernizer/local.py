@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,7 +31,7 @@ from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
 from nbmodernizer.report import render_html
-from nbmodernizer.revision import RunPlan, execute_runs, scratch_folders
+from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
 from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
 from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
 from nbmodernizer.store import StoreError
@@ -115,6 +116,7 @@ class LocalRun:
     base: Path
     store: LocalStore
     progress: Progress
+    parallel_runs: int = 1  # runs of one revision executing at once (score.runs > 1)
     notes: list[str] = field(default_factory=list)
     started_at: str = field(default_factory=now)
 
@@ -168,9 +170,10 @@ class LocalRun:
         self.progress.iteration(revision, spec.fix.max_iterations)
         outputs = execute_runs(
             load_notebook(self.store, revision),
-            RunPlan.of(spec),
+            RunPlan.of(spec, self.parallel_runs),
             scratch_folders(inputs),
             lambda run: self.progress.cells(revision, run),
+            adaptive_stop(answers, spec),
         )
         store_execution(self.store, revision, outputs)
         execution, score = grade_revision(self.store, revision, answers, spec)
@@ -197,14 +200,26 @@ def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> 
     (out_dir / "report.html").write_text(html, encoding="utf-8")
 
 
+def default_parallel_runs() -> int:
+    """Runs of one revision at once: one per CPU core (each run is a kernel of its own)."""
+    return max(1, os.cpu_count() or 1)
+
+
 def modernize_file(
-    spec_path: Path, out: Path | None = None, progress: Progress | None = None
+    spec_path: Path,
+    out: Path | None = None,
+    progress: Progress | None = None,
+    parallel_runs: int | None = None,
 ) -> LocalResult:
     document = read_document(spec_path)  # InvalidInputError here: no folder to report into
     out_dir = choose_out_dir(out, run_name(document, spec_path))
     out_dir.mkdir(parents=True, exist_ok=True)
     run = LocalRun(
-        None, spec_path.resolve().parent, LocalStore(out_dir), progress or QuietProgress()
+        None,
+        spec_path.resolve().parent,
+        LocalStore(out_dir),
+        progress or QuietProgress(),
+        parallel_runs or default_parallel_runs(),
     )
     try:
         try:

@@ -289,6 +289,16 @@ def _fidelity_cell(fidelity: Fidelity | None) -> str:
     return f'<td class="num fidelity flagged">{text} <span class="flag-count">⚑ {label}</span></td>'
 
 
+def _score_cell(revision: RevisionRecord) -> str:
+    """The score; with several runs, the mean over as many runs, each run's on hover."""
+    shown = _e(_fmt_score(revision.score))
+    if not revision.scores:
+        return shown
+    runs = ", ".join(_fmt_score(value) for value in revision.scores)
+    title = _e(f"runs: {runs}" + (f"; {revision.evidence}" if revision.evidence else ""))
+    return f'<span title="{title}">{shown} <small>({len(revision.scores)} runs)</small></span>'
+
+
 def _revision_row(revision: RevisionRecord, fidelity: bool) -> str:
     cells = [
         f'<td class="num">{revision.iteration}</td>',
@@ -296,7 +306,7 @@ def _revision_row(revision: RevisionRecord, fidelity: bool) -> str:
         f"<td>{_opt(revision.outcome)}</td>",
         f"<td>{_opt(revision.fix_type)}</td>",
         f"<td>{_opt(revision.fixer)}</td>",
-        f'<td class="num">{_e(_fmt_score(revision.score))}</td>',
+        f'<td class="num">{_score_cell(revision)}</td>',
         f'<td class="num">{_e(_fmt_duration(revision.duration_seconds))}</td>',
     ]
     if fidelity:

@@ -57,6 +57,11 @@ class Metric(StrEnum):
     QWK = "qwk"
 
 
+class RunsPolicy(StrEnum):
+    FIXED = "fixed"  # every run, then the t-test (the paper's)
+    ADAPTIVE = "adaptive"  # stop once an interval of the mean is inside or outside the band
+
+
 class ScoreSpec(CamelModel):
     metric: Metric
     target: float = Field(description="The originally reported score, s_t.")
@@ -70,6 +75,11 @@ class ScoreSpec(CamelModel):
     tolerance: float = Field(default=0.10, ge=0.0, le=1.0, description="Relative band τ.")
     runs: int = Field(default=1, ge=1, le=100, description="Executions per score check.")
     p_value: float = Field(default=0.05, gt=0.0, lt=1.0)
+    runs_policy: RunsPolicy = Field(
+        default=RunsPolicy.FIXED,
+        description="fixed: every run, then the t-test; adaptive: stop once the runs so far "
+        "decide (see nbmodernizer.evidence for the rule and its error rates).",
+    )
 
 
 # --- Kubernetes value syntax, checked here so a bad spec fails before any Job is created. ---

@@ -97,6 +97,9 @@ class ScoreResult(CamelModel):
     reproduced: bool = False
     p_value: float | None = None
     relative_gap: float | None = None
+    evidence: str | None = Field(
+        default=None, description="With several runs: why this many runs decided the score."
+    )
 
 
 class Diagnosis(CamelModel):
@@ -174,6 +177,12 @@ class RevisionRecord(CamelModel):
     fix_type: FixType | None = None
     fixer: str | None = None
     score: float | None = None
+    scores: list[float] = Field(
+        default_factory=list, description="With several runs: each graded run's score."
+    )
+    evidence: str | None = Field(
+        default=None, description="With several runs: why this many runs decided the score."
+    )
     duration_seconds: float | None = None
     fidelity: Fidelity | None = None
 

@@ -25,6 +25,8 @@ def _revision_record(attempt: Attempt, uri: str) -> RevisionRecord:
         fix_type=fix.type if fix else None,
         fixer=fix.fixer if fix else None,
         score=attempt.score.value,
+        scores=attempt.score.values if len(attempt.score.values) > 1 else [],
+        evidence=attempt.score.evidence,
         duration_seconds=attempt.execution.duration_seconds,
         fidelity=fix.fidelity if fix else None,
     )

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from nbmodernizer.ipython_lines import mask_ipython
+from nbmodernizer.cells import parse
 
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -71,11 +70,8 @@ def extract_json(content: str) -> dict[str, Any]:
 
 
 def _parses(source: str) -> str | None:
-    try:
-        ast.parse(mask_ipython(source)[0])
-    except SyntaxError as error:
-        return f"line {error.lineno}: {error.msg}"
-    return None
+    parsed = parse(source)
+    return parsed.error if parsed.is_python and parsed.tree is None else None
 
 
 def parse_reply(content: str, editable: frozenset[int]) -> Reply:
