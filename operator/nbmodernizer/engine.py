@@ -125,6 +125,7 @@ def fix_step(
         input_dir=input_dir,
         history=tuple(a.diagnosis for a in state.attempts[:-1]),
         spent=state.spent,
+        fixes=tuple(state.fixes),
     )
     result = chain.propose(request)
     if result.proposal is None or result.fixer is None:
@@ -144,6 +145,8 @@ def fix_step(
         cost_usd=spent.usd,
         requests=spent.requests,
         rejected_replies=spent.rejected_replies,
+        estimated_replies=spent.estimated_replies,
+        mode=result.proposal.mode,
         fidelity=assess(load_notebook(store, 0), result.proposal.notebook),
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))

@@ -309,9 +309,14 @@ class LLMSpec(CamelModel):
     input_usd_per_m_tok: float | None = Field(default=None, ge=0, alias="inputUSDPerMTok")
     output_usd_per_m_tok: float | None = Field(default=None, ge=0, alias="outputUSDPerMTok")
     temperature: float | None = Field(default=None, ge=0, le=2)
+    reasoning_effort: Literal["minimal", "low", "medium", "high"] | None = Field(
+        default=None, description="For reasoning models; dropped if the endpoint refuses it."
+    )
     max_output_tokens: int = Field(default=8192, ge=1, le=1_000_000)
     mode: Literal["cell", "file"] = Field(
-        default="cell", description="cell: only the cells needed; file: the whole notebook."
+        default="cell",
+        description="cell: only the cells needed (escalating once to the whole notebook after "
+        "two cell-mode fixes of the same issue did not hold); file: the whole notebook.",
     )
     timeout_seconds: float = Field(default=300, gt=0, le=3600)
     max_retries: int = Field(default=4, ge=0, le=20)

@@ -154,6 +154,12 @@ class FixRecord(CamelModel):
     cost_usd: float = 0.0
     requests: int = 0
     rejected_replies: int = 0
+    estimated_replies: int = Field(
+        default=0, description="Replies without token usage: their tokens are estimated."
+    )
+    mode: str | None = Field(
+        default=None, description="llm: cell (the cells involved) or file (the whole notebook)."
+    )
     fidelity: Fidelity | None = Field(
         default=None, description="How close the revision this fix made stays to the original."
     )
@@ -166,6 +172,7 @@ class FixRecord(CamelModel):
             output_tokens=self.output_tokens,
             requests=self.requests,
             rejected_replies=self.rejected_replies,
+            estimated_replies=self.estimated_replies,
         )
 
 
@@ -202,6 +209,7 @@ class CostSummary(CamelModel):
     output_tokens: int = 0
     requests: int = 0
     rejected_replies: int = 0
+    estimated_replies: int = 0  # replies without token usage: their tokens are estimated
 
     def plus(self, other: CostSummary) -> CostSummary:
         return CostSummary(
@@ -210,6 +218,7 @@ class CostSummary(CamelModel):
             output_tokens=self.output_tokens + other.output_tokens,
             requests=self.requests + other.requests,
             rejected_replies=self.rejected_replies + other.rejected_replies,
+            estimated_replies=self.estimated_replies + other.estimated_replies,
         )
 
 
