@@ -106,40 +106,32 @@ def test_the_json_files_are_indented_sorted_and_end_in_a_newline(run: Path) -> N
     )
 
 
-EXECUTION_1 = """{
-  "runs": [
-    {
-      "cellErrors": [],
-      "cellsExecuted": 5,
-      "cellsTotal": 5,
-      "durationSeconds": 1.0,
-      "gpus": 0,
-      "inputs": [],
-      "inputsTotal": 0,
-      "packages": {},
-      "status": "completed"
-    }
-  ]
-}
-"""
+# One run's execution facts, as execution.json holds each run and result.json the
+# representative one (indented to where each file puts it).
+RUN = """{
+  "cellErrors": [],
+  "cellsExecuted": 5,
+  "cellsTotal": 5,
+  "durationSeconds": 1.0,
+  "gpus": 0,
+  "inputs": [],
+  "inputsTotal": 0,
+  "packages": {},
+  "status": "completed"
+}"""
 
-RESULT_1 = """{
+EXECUTION_1 = '{\n  "runs": [\n    ' + RUN.replace("\n", "\n    ") + "\n  ]\n}\n"
+
+RESULT_1 = (
+    """{
   "diagnosis": {
     "detail": "accuracy 1 vs target 1 (relative gap 0.0%)",
     "issue": "Reproducible",
     "outcome": "ErrorFreeReproducible"
   },
-  "execution": {
-    "cellErrors": [],
-    "cellsExecuted": 5,
-    "cellsTotal": 5,
-    "durationSeconds": 1.0,
-    "gpus": 0,
-    "inputs": [],
-    "inputsTotal": 0,
-    "packages": {},
-    "status": "completed"
-  },
+  "execution": """
+    + RUN.replace("\n", "\n  ")
+    + """,
   "score": {
     "metric": "accuracy",
     "relativeGap": 0.0,
@@ -152,6 +144,7 @@ RESULT_1 = """{
   }
 }
 """
+)
 
 
 def test_execution_and_result_bytes(run: Path) -> None:
