@@ -155,6 +155,7 @@ def test_status_sums_cost_and_lists_revisions() -> None:
         "outputTokens": 5,
         "requests": 0,
         "rejectedReplies": 0,
+        "estimatedReplies": 0,
     }
     assert [r["uri"] for r in wire["revisions"]] == ["mem://0", "mem://1"]
     assert wire["revisions"][1]["fixer"] == "llm"
