@@ -66,6 +66,7 @@ def test_timeout_example_is_fixed_by_the_llm_with_exact_cost(
         "outputTokens": 440,
         "requests": 4,
         "rejectedReplies": 1,
+        "estimatedReplies": 0,
     }
     assert len(llm.requests) == 4
     user_prompt = llm.requests[0]["messages"][1]["content"]
