@@ -23,14 +23,9 @@ from nbmodernizer.runfolder import (
     uri_beside,
 )
 from nbmodernizer.status import ModernizationStatus
-from nbmodernizer.store import (
-    FINAL_NOTEBOOK,
-    REPORT_HTML,
-    REPORT_JSON,
-    LocalStore,
-    RevisionExistsError,
-    S3Store,
-)
+from nbmodernizer.store import RevisionExistsError
+from nbmodernizer.store.layout import FINAL_NOTEBOOK, REPORT_HTML, REPORT_JSON
+from nbmodernizer.store.revisions import LocalStore, S3Store
 from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
 from tests.s3server import (
     S3Bucket,

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TextIO
 
 from nbmodernizer import runner
+from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
 from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
 from nbmodernizer.execute import ProgressCallback
-from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
+from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
 from nbmodernizer.status import FixRecord
 

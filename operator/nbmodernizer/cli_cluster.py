@@ -27,7 +27,8 @@ from urllib.parse import quote
 
 from nbmodernizer.pull import Pulled, PullError, pull_many, pull_run, run_folder
 from nbmodernizer.runfolder import RunFolderError, render_folder
-from nbmodernizer.store import REPORT_HTML, StoreError
+from nbmodernizer.store import StoreError
+from nbmodernizer.store.layout import REPORT_HTML
 
 if TYPE_CHECKING:
     from nbmodernizer.cluster.lookup import Cluster
@@ -162,7 +163,7 @@ def fleet_report(args: argparse.Namespace) -> int:
 
 def report_one(args: argparse.Namespace) -> int:
     """The HTML report of one modernization, downloaded to a file."""
-    from nbmodernizer.sources import read_bytes
+    from nbmodernizer.store.s3 import read_bytes
 
     _, resource = _get(args)
     status = resource.get("status") or {}

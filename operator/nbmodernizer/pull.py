@@ -21,19 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from nbmodernizer.runfolder import status_json
-from nbmodernizer.sources import read_bytes
-from nbmodernizer.store import (
-    FINAL_NOTEBOOK,
-    REPORT_HTML,
-    REPORT_JSON,
-    LocalStore,
-    RevisionExistsError,
-    StoreError,
-    parse_s3_uri,
-    read_s3,
-    s3_client,
-    write_file_once,
-)
+from nbmodernizer.store import RevisionExistsError, StoreError
+from nbmodernizer.store.layout import FINAL_NOTEBOOK, REPORT_HTML, REPORT_JSON
+from nbmodernizer.store.revisions import LocalStore, write_file_once
+from nbmodernizer.store.s3 import parse_s3_uri, read_bytes, read_s3, s3_client
 
 REVISIONS = "revisions"
 

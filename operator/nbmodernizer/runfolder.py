@@ -23,18 +23,9 @@ from nbmodernizer.engine import load_notebook
 from nbmodernizer.report import render_html
 from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import OPERATOR_STATUS_FIELDS, ModernizationStatus
-from nbmodernizer.store import (
-    EXECUTED,
-    FINAL_NOTEBOOK,
-    REPORT_HTML,
-    REPORT_JSON,
-    LocalStore,
-    RevisionStore,
-    parse_s3_uri,
-    s3_client,
-    write_file_once,
-    write_s3_once,
-)
+from nbmodernizer.store.layout import EXECUTED, FINAL_NOTEBOOK, REPORT_HTML, REPORT_JSON
+from nbmodernizer.store.revisions import LocalStore, RevisionStore, write_file_once
+from nbmodernizer.store.s3 import parse_s3_uri, s3_client, write_s3_once
 
 DEFAULT_TOLERANCE: float = ScoreSpec.model_fields["tolerance"].default
 

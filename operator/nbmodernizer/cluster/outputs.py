@@ -16,7 +16,9 @@ from typing import Any
 
 from nbmodernizer.runfolder import put_beside, report_files, uri_beside
 from nbmodernizer.status import ModernizationStatus
-from nbmodernizer.store import FINAL_NOTEBOOK, REPORT_HTML, RevisionExistsError, RevisionStore
+from nbmodernizer.store import RevisionExistsError
+from nbmodernizer.store.layout import FINAL_NOTEBOOK, REPORT_HTML
+from nbmodernizer.store.revisions import RevisionStore
 
 log = logging.getLogger("nbmodernizer.operator")
 
