@@ -24,7 +24,8 @@ from nbmodernizer.status import (
     FixRecord,
     ScoreResult,
 )
-from nbmodernizer.store import EXECUTED, NOTEBOOK, LocalStore
+from nbmodernizer.store.layout import EXECUTED, NOTEBOOK
+from nbmodernizer.store.revisions import LocalStore
 from tests.notebooks import notebook
 
 MISSING = "module 'legacy_lib' has no attribute 'old_call'"

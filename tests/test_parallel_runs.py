@@ -66,7 +66,9 @@ def test_one_at_a_time_when_asked(tmp_path: Path) -> None:
 
 
 def test_adaptive_cancels_the_runs_it_no_longer_needs(tmp_path: Path) -> None:
-    report = modernize(tmp_path, "--parallel-runs", "2", seconds=1, runs=10, runsPolicy="adaptive")
+    # runs 0-2 start together; runs 3 and 4 start as 0 and 1 end, and are cancelled when
+    # run 2 ends, long before they would stamp
+    report = modernize(tmp_path, "--parallel-runs", "3", seconds=3, runs=10, runsPolicy="adaptive")
     revision = report["revisions"][0]
     assert revision["scores"] == [1.0] * 3 and report["score"]["reproduced"]
     assert "inside the band [0.9, 1.1] after 3 of 10 runs" in revision["evidence"]

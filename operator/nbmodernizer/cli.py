@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import TextIO
 
 from nbmodernizer import runner
+from nbmodernizer.admit import InvalidInputError
+from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
 from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers.memory import commands as memory_commands
-from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
+from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
 from nbmodernizer.status import FixRecord
 
@@ -163,24 +165,6 @@ def _fleet_make(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fleet_summary(args: argparse.Namespace) -> int:
-    from nbmodernizer.cluster.kube import Kube, Paths
-    from nbmodernizer.fleet import render_summary, summarize
-    from nbmodernizer.spec import API_GROUP, API_VERSION
-
-    kube = Kube()
-    if args.all_namespaces:
-        path = f"/apis/{API_GROUP}/{API_VERSION}/notebookmodernizations"
-    else:
-        path = Paths.resource(args.namespace or "default")
-    summary = summarize(kube.list(path))
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print(render_summary(summary), end="")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -214,18 +198,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_operator_arguments(operator)
     operator.set_defaults(handler=_operator)
-    fleet = commands.add_parser("fleet", help="many notebooks: make resources, summarize outcomes")
+    fleet = commands.add_parser(
+        "fleet", help="many notebooks: make resources; pull, report and summarize them"
+    )
     fleet_commands = fleet.add_subparsers(dest="fleet_command", required=True)
     make = fleet_commands.add_parser("make", help="CSV index -> resources for kubectl apply")
     make.add_argument("index", help="CSV: notebook, inputs, answers, metric, target, ...")
     make.add_argument("-n", "--namespace")
     make.add_argument("-o", "--output")
     make.set_defaults(handler=_fleet_make)
-    summary = fleet_commands.add_parser("summary", help="outcomes, fixes and cost of a fleet")
-    summary.add_argument("-n", "--namespace")
-    summary.add_argument("-A", "--all-namespaces", action="store_true")
-    summary.add_argument("--json", action="store_true")
-    summary.set_defaults(handler=_fleet_summary)
+    add_cluster_commands(commands, fleet_commands)
     return parser
 
 

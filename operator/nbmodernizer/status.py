@@ -6,11 +6,21 @@ same `ModernizationStatus` object.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from pydantic import Field
 
 from nbmodernizer.spec import CamelModel, Metric
+
+
+class EnvironmentKind(StrEnum):
+    """What the environment lacks when no change to the code can supply it."""
+
+    MISSING_INPUT = "missing-input"  # a file the inputs do not have (an attached dataset)
+    NETWORK = "network"  # a download: runs have no network
+    BROKEN_PACKAGE = "broken-package"  # an installed package that does not import
 
 
 class Issue(StrEnum):
@@ -107,6 +117,11 @@ class Diagnosis(CamelModel):
     fix_type: FixType | None = None
     detail: str = ""
     outcome: Outcome
+    environment: EnvironmentKind | None = Field(
+        default=None,
+        description="Set when the error is the environment's (the detail names what is "
+        "missing): rules may still fix paths; no LLM is asked.",
+    )
 
 
 class CellChange(CamelModel):
@@ -219,6 +234,9 @@ class ScoreSummary(CamelModel):
     target: float
     value: float | None = None
     reproduced: bool = False
+    tolerance: float | None = Field(
+        default=None, description="The relative band τ the score is judged in (score.tolerance)."
+    )
 
 
 class CostSummary(CamelModel):
@@ -273,3 +291,26 @@ class ModernizationStatus(CamelModel):
     )
     started_at: str | None = None
     completed_at: str | None = None
+    report: str | None = Field(
+        default=None,
+        description="Where the HTML report of the finished run is (in a cluster: an s3:// URI "
+        "beside its revisions).",
+    )
+    final_notebook: str | None = Field(
+        default=None, description="Where the best revision, executed, is (final.ipynb)."
+    )
+
+    def merge_patch(self, previous: Mapping[str, Any]) -> dict[str, Any]:
+        """The wire object as a merge patch (RFC 7386) over the `previous` one: a field this
+        status no longer has (a `lastError` fixed since) is null, so the patch removes it."""
+        wire = self.to_wire()
+        for name, field in type(self).model_fields.items():
+            key = field.alias or name
+            if key in previous and key not in wire:
+                wire[key] = None
+        return wire
+
+
+# Fields the operator writes to .status beside the model (cluster/crd.py's STATUS_EXTENSIONS):
+# a report.json pulled from a cluster holds them too.
+OPERATOR_STATUS_FIELDS = ("observedGeneration", "conditions")

@@ -40,6 +40,7 @@ def _score_summary(spec: ScoreSpec | None, best: Attempt | None) -> ScoreSummary
         target=spec.target,
         value=best.score.value if best else None,
         reproduced=bool(best and best.score.reproduced),
+        tolerance=spec.tolerance,
     )
 
 

@@ -24,7 +24,7 @@ from nbmodernizer.status import (
     MemoryUse,
     ScoreResult,
 )
-from nbmodernizer.store import RevisionStore
+from nbmodernizer.store.revisions import RevisionStore
 
 RequestObserver = Callable[[str, str], None]  # (model, status) for each LLM HTTP request
 

@@ -28,7 +28,9 @@ from nbmodernizer.fixers.memory.syntax import Text
 from nbmodernizer.loop import Attempt, LoopState
 from nbmodernizer.notebook import Notebook, parse_notebook
 from nbmodernizer.status import FixRecord, MemoryUse
-from nbmodernizer.store import NOTEBOOK, RevisionExistsError, RevisionStore, StoreError
+from nbmodernizer.store import RevisionExistsError, StoreError
+from nbmodernizer.store.layout import NOTEBOOK
+from nbmodernizer.store.revisions import RevisionStore
 
 log = logging.getLogger("nbmodernizer.memory")
 LEARNS_FROM = ("llm",)  # the paid fixers

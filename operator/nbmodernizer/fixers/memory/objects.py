@@ -14,14 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Protocol
 
-from nbmodernizer.store import (
-    RevisionExistsError,
-    StoreError,
-    parse_s3_uri,
-    read_s3,
-    s3_client,
-    write_s3_once,
-)
+from nbmodernizer.store import RevisionExistsError, StoreError
+from nbmodernizer.store.s3 import parse_s3_uri, read_s3, s3_client, write_s3_once
 
 _TEMPORARY = ".tmp-"
 
