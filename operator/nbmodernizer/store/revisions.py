@@ -5,6 +5,8 @@ files: execution.json, result.json, fix.json, spec.json (formats in the package'
 from __future__ import annotations
 
 import json
+import os
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -48,16 +50,30 @@ class RevisionStore(Protocol):
     def revisions(self) -> list[int]: ...
 
 
+TEMPORARY_PREFIX = ".tmp-"  # files being written; never a stored file's name
+
+
+def create_file_once(path: Path, data: bytes) -> bool:
+    """Create `path` holding `data`, or leave it as it is: False when it exists already.
+    The bytes go to a temporary file that is then hard-linked to its name, so no reader ever
+    sees half a file and of two writers racing for one name exactly one creates it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.parent / f"{TEMPORARY_PREFIX}{uuid.uuid4().hex}"
+    temporary.write_bytes(data)
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        return False
+    finally:
+        temporary.unlink()
+    return True
+
+
 def write_file_once(path: Path, data: bytes) -> str:
     """Write a local file that must never change: the same bytes again are a no-op, other
     bytes raise RevisionExistsError. Returns its file:// URI."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with path.open("xb") as handle:
-            handle.write(data)
-    except FileExistsError:
-        if path.read_bytes() != data:
-            raise RevisionExistsError(f"{path} exists with other content") from None
+    if not create_file_once(path, data) and path.read_bytes() != data:
+        raise RevisionExistsError(f"{path} exists with other content")
     return path.as_uri()
 
 

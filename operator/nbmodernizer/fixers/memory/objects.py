@@ -10,14 +10,12 @@ caller names objects so that the same name means the same fact.
 from __future__ import annotations
 
 import os
-import uuid
 from pathlib import Path
 from typing import Protocol
 
 from nbmodernizer.store import RevisionExistsError, StoreError
+from nbmodernizer.store.revisions import TEMPORARY_PREFIX, create_file_once
 from nbmodernizer.store.s3 import parse_s3_uri, read_s3, s3_client, write_s3_once
-
-_TEMPORARY = ".tmp-"
 
 
 class Objects(Protocol):
@@ -44,17 +42,7 @@ class LocalObjects:
         return str(self.root)
 
     def put_once(self, key: str, data: bytes) -> bool:
-        path = self.root / key
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.parent / f"{_TEMPORARY}{uuid.uuid4().hex}"
-        temporary.write_bytes(data)
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            return False
-        finally:
-            temporary.unlink()
-        return True
+        return create_file_once(self.root / key, data)
 
     def get(self, key: str) -> bytes:
         return (self.root / key).read_bytes()
@@ -66,7 +54,7 @@ class LocalObjects:
         found = []
         for directory, _, files in os.walk(folder):
             for name in files:
-                if not name.startswith(_TEMPORARY):
+                if not name.startswith(TEMPORARY_PREFIX):
                     key = (Path(directory) / name).relative_to(self.root).as_posix()
                     if key.startswith(prefix):
                         found.append(key)
