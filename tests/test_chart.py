@@ -302,6 +302,13 @@ def test_fix_memory_defaults_to_the_s3_prefix(
     assert [a for a in args if a.startswith("--fix-memory")] == [flag]
 
 
+def test_the_fleets_llm_budget_reaches_the_operator(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    values = {"llm": {"budget": {"perHourUSD": "2.5", "totalUSD": "100"}}}
+    args = container(render(kube_tools, tmp_path, values))["args"]
+    assert "--llm-budget-usd-per-hour=2.5" in args and "--llm-budget-usd=100" in args
+    assert not [a for a in container(render(kube_tools, tmp_path))["args"] if "budget" in a]
+
+
 def test_one_replica_runs_without_election(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     manifests = render(kube_tools, tmp_path, {"operator": {"replicas": 1}})
     deployment = one(manifests, "Deployment")

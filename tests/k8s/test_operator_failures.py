@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from tests.k8s.client import K8sApi, wait_until
 from tests.k8s.kubelet import Kubelet
 from tests.k8s.product import OperatorStarter, free_port, push_case, status_of, wait_finished
 from tests.k8s.resources import JOBS, NBMS
-from tests.llm_server import Failure, scripted_llm
+from tests.llm_server import Answer, Failure, fix_reply, scripted_llm
 from tests.notebooks import PREDICT, READ, WRITE
 from tests.s3server import S3Bucket, closed_port_url
 
@@ -218,3 +219,39 @@ def test_metrics_move_spec_changes_are_not_applied_and_deletion_stops_the_job(
     time.sleep(0.5)
     revision0 = f"runs/{k8s_api.namespace}/doomed/revisions/0000/"
     assert any(key.startswith(revision0) for key in s3_bucket.keys())  # noqa: SIM118
+
+
+def test_past_the_fleets_llm_budget_a_fix_waits_visibly(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    llm = {"model": "test-model", "inputUSDPerMTok": 10, "outputUSDPerMTok": 10}
+
+    def needs_the_llm(name: str) -> dict[str, Any]:
+        document = push_case(tmp_path, s3_bucket, name, READ, PREDICT, "1/0", WRITE)
+        document["spec"]["fix"].update({"fixers": ["rules", "llm"], "llm": llm, "maxIterations": 2})
+        return document
+
+    fixed = fix_reply({3: "ratio = 1"}, "no division by zero")
+    with scripted_llm(Answer(fixed, 1000, 200), Answer(fixed, 1000, 200)) as server:
+        env = {"OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": "sk-x"}
+        operator = nbmod_operator("--llm-budget-usd-per-hour", "0.005", env=env)
+        k8s_api.create(NBMS, needs_the_llm("first"))
+        first = status_of(wait_finished(k8s_api, "first", operator))
+        assert first["outcome"] == "ErrorFreeReproducible" and first["cost"]["usd"] == 0.012
+        k8s_api.create(NBMS, needs_the_llm("second"))
+
+        def held() -> dict[str, Any] | None:
+            status = status_of(k8s_api.get(NBMS, "second"))
+            budget = [c for c in status.get("conditions", []) if c["type"] == "LLMBudgetAvailable"]
+            return status if budget and budget[0]["status"] == "False" else None
+
+        status = wait_until(held, timeout=120, what="the second fix to wait for the budget")
+    assert status["phase"] == "Queued"
+    condition = next(c for c in status["conditions"] if c["type"] == "LLMBudgetAvailable")
+    assert condition["reason"] == "BudgetSpent"
+    assert "$0.01 per hour is spent ($0.01 in the last hour); resumes in" in condition["message"]
+    assert len(server.requests) == 1  # the second notebook's fix never reached the LLM

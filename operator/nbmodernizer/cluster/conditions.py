@@ -8,6 +8,8 @@ are for machines (`kubectl wait --for=condition=Reproduced`).
 | SpecAccepted   | the spec is valid, its files admitted       | Accepted, InvalidSpec,          |
 |                | (`admit`), and unchanged since start        | SpecChangedAfterStart           |
 | StoreAvailable | the revision store answered last time       | Available, StoreUnavailable     |
+| LLMBudgetAvailable | the fleet's LLM budget has room (only   | Available, BudgetSpent          |
+|                | once a fix waited for it)                   |                                 |
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def conditions_for(
     now: str,
     store_error: str | None = None,
     spec_error: str | None = None,
+    budget_hold: str | None = None,
 ) -> list[dict[str, Any]]:
     finished = phase in FINAL
     fresh = [
@@ -76,6 +79,12 @@ def conditions_for(
         fresh.append(dict(kept_spec))
     else:
         fresh.append(_condition("SpecAccepted", True, "Accepted", "", generation))
+    if budget_hold is not None:
+        fresh.append(
+            _condition("LLMBudgetAvailable", False, "BudgetSpent", budget_hold, generation)
+        )
+    elif "LLMBudgetAvailable" in before:
+        fresh.append(_condition("LLMBudgetAvailable", True, "Available", "", generation))
     for condition in fresh:
         old = before.get(condition["type"])
         same = old is not None and old.get("status") == condition["status"]

@@ -25,6 +25,7 @@ from typing import Any
 
 from nbmodernizer import metrics
 from nbmodernizer.admit import InvalidInputError, admit, read_answers
+from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, budgeted
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
@@ -101,6 +102,9 @@ class Reconciler:
         self.settings = settings
         self.jobs = settings.jobs()
         self.capacity = capacity or Capacity(settings.max_concurrent_jobs)
+        limits = BudgetLimits(settings.llm_budget_usd_per_hour, settings.llm_budget_usd)
+        self.budget = FleetBudget(limits) if limits.any else None
+        self.accounted: set[str] = set()  # modernizations whose earlier spending is counted
         self.store_factory = store_factory
         self.chain_factory = chain_factory
         self.store_failures: dict[str, int] = {}
@@ -124,6 +128,7 @@ class Reconciler:
             self.finalize(obj)
             return Requeue()
         status = obj.get("status") or {}
+        self._account(namespace, name, status)
         if status.get("phase") in FINAL_PHASES:
             self._note_spec_change(obj)
             self._remember(obj, Phase(status["phase"]))
@@ -169,7 +174,11 @@ class Reconciler:
                 state, action = advanced
                 continue
             self._write(obj, spec, store, state, Phase.FIXING, notes)
-            outcome = fix_step(store, state, action, self._chain(obj, spec), spec, None)
+            try:
+                outcome = fix_step(store, state, action, self._chain(obj, spec), spec, None)
+            except BudgetHold as hold:  # nothing was stored: the same step runs again later
+                self._write(obj, spec, store, state, Phase.QUEUED, notes, budget_hold=hold.reason)
+                return Requeue(hold.seconds)
             metrics.observe_fix(outcome.record, spec.fix.fixers, action.fix_type.value)
             if spec.fix.llm.model and outcome.state.spent != state.spent:
                 spent = outcome.state.spent
@@ -308,7 +317,8 @@ class Reconciler:
             if secret_ref.key in data:
                 key = base64.b64decode(data[secret_ref.key]).decode().strip()
         environment = FixerEnvironment(key, metrics.observe_llm_request, self.settings.fix_memory)
-        return self.chain_factory(spec, environment)
+        chain = self.chain_factory(spec, environment)
+        return budgeted(chain, self.budget) if self.budget is not None else chain
 
     # -- status -----------------------------------------------------------------------------
 
@@ -322,6 +332,7 @@ class Reconciler:
         notes: list[str],
         iteration: int | None = None,
         spec_error: str | None = None,
+        budget_hold: str | None = None,
     ) -> None:
         previous = obj.get("status") or {}
         finished = phase.value in FINAL_PHASES
@@ -349,6 +360,7 @@ class Reconciler:
             generation,
             now(),
             spec_error=spec_error,
+            budget_hold=budget_hold,
         )
         meta = obj["metadata"]
         try:
@@ -516,6 +528,14 @@ class Reconciler:
                 f"revision {record.iteration}: {record.type.value} by {record.fixer}: "
                 f"{record.summary}",
             )
+
+    def _account(self, namespace: str, name: str, status: dict[str, Any]) -> None:
+        """Count what a modernization had spent before this operator saw it, once."""
+        key = job_key(namespace, name)
+        if self.budget is None or key in self.accounted:
+            return
+        self.accounted.add(key)
+        self.budget.add_earlier(float((status.get("cost") or {}).get("usd") or 0.0))
 
     def _remember(self, obj: dict[str, Any], phase: Phase) -> None:
         meta = obj["metadata"]

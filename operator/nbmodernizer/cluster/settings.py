@@ -22,6 +22,9 @@
 | --deadline-margin-seconds | NBMOD_DEADLINE_MARGIN_SECONDS | 120 (added to timeout x runs) |
 | --fix-memory            | NBMOD_FIX_MEMORY              | s3://<bucket>/<prefix>/fix-memory/ |
 |                         |                               | (a folder or s3:// prefix; off)  |
+| --llm-budget-usd-per-hour | NBMOD_LLM_BUDGET_USD_PER_HOUR | none (the fleet's LLM dollars  |
+|                         |                               | per hour; past it fixes wait)    |
+| --llm-budget-usd        | NBMOD_LLM_BUDGET_USD          | none (in total, this operator)   |
 | --leader-election       | NBMOD_LEADER_ELECTION=true    | off (one replica)                |
 | --lease-namespace       | NBMOD_LEASE_NAMESPACE         | POD_NAMESPACE, else the first    |
 |                         |                               | watched namespace, else default  |
@@ -62,6 +65,8 @@ class OperatorSettings:
     deadline_margin_seconds: int = 120
     fix_memory: str = "off"  # the fix memory's folder or s3:// prefix; "off": none
     # Several replicas, one active: the holder of a Lease (cluster/leader.py).
+    llm_budget_usd_per_hour: float | None = None
+    llm_budget_usd: float | None = None
     leader_election: bool = False
     lease_namespace: str = "default"
     lease_seconds: float = 15.0
@@ -97,6 +102,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retry-seconds", type=float)
     parser.add_argument("--deadline-margin-seconds", type=int)
     parser.add_argument("--fix-memory", help="folder or s3:// prefix of the fix memory, or off")
+    parser.add_argument("--llm-budget-usd-per-hour", type=float)
+    parser.add_argument("--llm-budget-usd", type=float)
     parser.add_argument("--leader-election", action="store_true", default=None)
     parser.add_argument("--lease-namespace")
     parser.add_argument("--lease-seconds", type=float)
@@ -120,6 +127,15 @@ def _number(flag: object, variable: str, default: float, name: str) -> float:
         return float(value)
     except ValueError:
         raise SettingsError(f"{name} / {variable}: not a number: {value!r}") from None
+
+
+def _optional_number(flag: object, variable: str, name: str) -> float | None:
+    if _pick(flag, variable) is None:
+        return None
+    value = _number(flag, variable, 0.0, name)
+    if value < 0:
+        raise SettingsError(f"{name} / {variable}: must be 0 or more, not {value:g}")
+    return value
 
 
 def from_arguments(args: argparse.Namespace) -> OperatorSettings:
@@ -175,6 +191,14 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
             )
         ),
         fix_memory=_pick(args.fix_memory, "NBMOD_FIX_MEMORY", memory) or memory,
+        llm_budget_usd_per_hour=_optional_number(
+            args.llm_budget_usd_per_hour,
+            "NBMOD_LLM_BUDGET_USD_PER_HOUR",
+            "--llm-budget-usd-per-hour",
+        ),
+        llm_budget_usd=_optional_number(
+            args.llm_budget_usd, "NBMOD_LLM_BUDGET_USD", "--llm-budget-usd"
+        ),
         leader_election=(
             args.leader_election
             or (_pick(None, "NBMOD_LEADER_ELECTION") or "").lower() in ("1", "true", "yes")
