@@ -221,7 +221,7 @@ def _input_files() -> None:
                     target.write_text(content)
 
 
-def record(path: Path, progress: Callable[[str], None]) -> None:
+def record(path: Path, progress: Callable[[str], None], only: str | None = None) -> None:
     _input_files()
     shared = _unique(shared_cases(RULES))
     snippets: dict[str, str] = {}
@@ -229,6 +229,8 @@ def record(path: Path, progress: Callable[[str], None]) -> None:
     started = time.monotonic()
     pairs = 0
     for index, rule in enumerate(RULES):
+        if only is not None and not re.search(only, rule.id):
+            continue
         cases = _unique([*own_cases(rule), *shared])
         results: dict[str, str] = {}
         for case in cases:
@@ -244,7 +246,7 @@ def record(path: Path, progress: Callable[[str], None]) -> None:
     progress(f"{pairs} (rule, snippet) pairs, {len(snippets)} snippets -> {path}")
 
 
-def compare(before_path: Path, after_path: Path, show: int) -> int:
+def compare(before_path: Path, after_path: Path, show: int, partial: bool = False) -> int:
     before: dict[str, Any] = json.loads(before_path.read_text())
     after: dict[str, Any] = json.loads(after_path.read_text())
     snippets = {**before["snippets"], **after["snippets"]}
@@ -252,6 +254,8 @@ def compare(before_path: Path, after_path: Path, show: int) -> int:
     changed: list[tuple[str, str]] = []
     missing: list[tuple[str, str]] = []
     for rule_id, results in before["outputs"].items():
+        if partial and rule_id not in after["outputs"]:
+            continue
         new = after["outputs"].get(rule_id, {})
         for key, output in results.items():
             if key not in new:
@@ -281,10 +285,14 @@ def main(argv: list[str] | None = None) -> int:
     take = commands.add_parser("record", help="record every rule's outputs")
     take.add_argument("path", type=Path)
     take.add_argument("--quiet", action="store_true")
+    take.add_argument("--only", help="only the rules whose id matches this regex")
     diff = commands.add_parser("compare", help="compare two records")
     diff.add_argument("before", type=Path)
     diff.add_argument("after", type=Path)
     diff.add_argument("--show", type=int, default=20, help="how many changes to print")
+    diff.add_argument(
+        "--partial", action="store_true", help="only the rules the second record has (--only)"
+    )
     args = parser.parse_args(argv)
     if args.command == "record":
         quiet = args.quiet
@@ -293,9 +301,9 @@ def main(argv: list[str] | None = None) -> int:
             if not quiet:
                 print(line, file=sys.stderr, flush=True)
 
-        record(args.path, progress)
+        record(args.path, progress, args.only)
         return 0
-    return compare(args.before, args.after, args.show)
+    return compare(args.before, args.after, args.show, args.partial)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from nbmodernizer.environment import python_source
-from nbmodernizer.fixers.rules.cells import import_aliases
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Rule
+from nbmodernizer.fixers.rules.toolkit.cells import import_aliases
 
 
 @dataclass
