@@ -179,3 +179,22 @@ def test_a_rule_that_imports_pandas_keeps_the_cells_first_lines_first(
         prefix + "import pandas as pd\nframes = pd.concat([frames, extra], ignore_index=True)\n"
     )
     compile(result, name, "exec")  # the defect: `import pandas as pd` above __future__
+
+
+def test_the_reduce_rule_imports_through_the_inserter() -> None:
+    rewrite = _rule("python2.reduce-import")
+    assert callable(rewrite)
+    cell = '"""Product."""\nfrom __future__ import division\nx = reduce(f, [1, 2])\n'
+    assert rewrite(cell, RuleContext()) == (
+        '"""Product."""\nfrom __future__ import division\nfrom functools import reduce\n'
+        "x = reduce(f, [1, 2])\n"
+    )
+    merged = "from functools import partial\nx = reduce(f, [1, 2])\n"
+    assert rewrite(merged, RuleContext()) == (
+        "from functools import partial, reduce\nx = reduce(f, [1, 2])\n"
+    )
+    for bound in (
+        "from functools import reduce as r\nx = reduce(f, l)\n",
+        "def reduce(f, l): pass\n",
+    ):
+        assert rewrite(bound, RuleContext()) == bound

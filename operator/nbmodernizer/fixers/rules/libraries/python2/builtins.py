@@ -6,9 +6,12 @@ import builtins
 import re
 from collections.abc import Sequence
 
+import libcst as cst
+
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.cells import text_rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, text_rewrite
+from nbmodernizer.fixers.rules.toolkit.imports import Import, ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.text import Edit, apply_edits, simple_statements
 
 
@@ -43,17 +46,29 @@ def rename_names(names: dict[str, str], *, calls_only: Sequence[str] = ()) -> Re
     return text_rewrite(edit)
 
 
-def import_reduce(source: str, context: RuleContext) -> str:
-    """Reactive: `reduce` is not defined: import it from functools at the top of the cell."""
-    if not re.search(r"(?<![\w.])reduce\s*\(", source) or re.search(
-        r"(def\s+reduce\b|import\s+reduce\b|import.*,\s*reduce\b)", source
-    ):
-        return source
-    lines = source.split("\n")
-    insert = 0
-    while insert < len(lines) and re.match(r"\s*(#.*)?$|from __future__ import", lines[insert]):
-        insert += 1
-    return "\n".join([*lines[:insert], "from functools import reduce", *lines[insert:]])
+class _ImportReduce(ImportingTransformer):
+    """Reactive: `reduce` is not defined: `from functools import reduce` for a cell that calls
+    it and neither imports nor defines it."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self.bound = False
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        self.bound = self.bound or "reduce" in (node.evaluated_name, node.evaluated_alias)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.bound = self.bound or node.name.value == "reduce"
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if isinstance(updated_node.func, cst.Name) and updated_node.func.value == "reduce":
+            self.need(Import("functools", "reduce"))
+        return updated_node
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self.bound:
+            self.imports.clear()
+        return updated_node
 
 
 RULES = (
@@ -140,13 +155,13 @@ RULES = (
         changed_in="3.0",
         summary="`reduce(...)` without import -> `from functools import reduce` added to the cell",
         kind=Kind.PYTHON2,
-        rewrite=import_reduce,
+        rewrite=cst_rewrite(_ImportReduce),
         symptoms=(Symptom("NameError", r"name 'reduce' is not defined"),),
         examples=(
             Example(
                 before="# product\nimport operator\nproduct = reduce(operator.mul, [1, 2, 3, 4])\n",
                 after=(
-                    "# product\nfrom functools import reduce\nimport operator\n"
+                    "# product\nimport operator\nfrom functools import reduce\n"
                     "product = reduce(operator.mul, [1, 2, 3, 4])\n"
                 ),
                 error="NameError",
