@@ -17,6 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     keyword_arg,
     keywordize,
     map_value,
+    method_call,
     method_calls,
     positional_args,
     rename_to,
@@ -50,6 +51,16 @@ def test_arguments_by_position_and_keyword() -> None:
     assert argument(call("f(a, b)"), 1, "y") is not None
     found = argument(call("f(a, y=2)"), 1, "y")
     assert found is not None and code(found.value) == "2"
+
+
+def test_a_method_call_with_its_arguments() -> None:
+    found = method_call(call("df.fillna(0, method='ffill')"), "fillna", "ffill")
+    assert found is not None
+    func, positional, keywords = found
+    assert code(func) == "df.fillna" and len(positional) == 1 and list(keywords) == ["method"]
+    assert method_call(call("df.fillna(*values)"), "fillna") is None
+    assert method_call(call("fillna(0)"), "fillna") is None
+    assert method_call(call("df.dropna()"), "fillna") is None
 
 
 def test_arguments_bound_to_parameter_names_with_defaults() -> None:

@@ -55,6 +55,18 @@ def call_arguments(call: cst.Call) -> tuple[list[cst.Arg], dict[str, cst.Arg]] |
     return positional_args(call), keywords
 
 
+def method_call(
+    call: cst.Call, *names: str
+) -> tuple[cst.Attribute, list[cst.Arg], dict[str, cst.Arg]] | None:
+    """For `receiver.name(...)` with `name` one of `names`: the callee, the positional and the
+    keyword arguments; None for another call, or one that unpacks `*args` / `**kwargs`."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in names:
+        return None
+    arguments = call_arguments(call)
+    return None if arguments is None else (func, *arguments)
+
+
 def argument(call: cst.Call, index: int, *names: str) -> cst.Arg | None:
     """The argument passed as the `index`-th positional one or by one of these keywords."""
     given = positional_args(call)

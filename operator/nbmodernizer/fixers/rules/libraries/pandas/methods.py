@@ -18,6 +18,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
     as_keyword,
     call_arguments,
+    method_call,
     method_name,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
@@ -195,14 +196,13 @@ class Lookup(cst.CSTTransformer):
         self.context = context
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        func = updated_node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "lookup":
+        found = method_call(updated_node, "lookup")
+        if found is None:
             return updated_node
+        func, positional, keywords = found
         frame = dotted_name(func.value)
-        arguments = call_arguments(updated_node)
-        if frame is None or is_module_receiver(func.value, self.context) or arguments is None:
+        if frame is None or is_module_receiver(func.value, self.context):
             return updated_node
-        positional, keywords = arguments
         rows = (
             positional[0].value
             if positional

@@ -13,7 +13,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     pandas_module,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.calls import call_arguments
+from nbmodernizer.fixers.rules.toolkit.calls import call_arguments, method_call
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, naming
 from nbmodernizer.fixers.rules.toolkit.moves import rename_methods
@@ -158,13 +158,10 @@ class AsMatrix(cst.CSTTransformer):
     """`df.as_matrix()` -> `df.values`; `df.as_matrix(columns=cols)` -> `df[cols].values`."""
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        func = updated_node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "as_matrix":
+        found = method_call(updated_node, "as_matrix")
+        if found is None:
             return updated_node
-        arguments = call_arguments(updated_node)
-        if arguments is None:
-            return updated_node
-        positional, keywords = arguments
+        func, positional, keywords = found
         if set(keywords) - {"columns"} or len(positional) + len(keywords) > 1:
             return updated_node
         columns = positional[0].value if positional else None
@@ -187,13 +184,10 @@ class FillnaMethod(cst.CSTTransformer):
     KEEP = frozenset({"axis", "inplace", "limit"})
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        func = updated_node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "fillna":
+        found = method_call(updated_node, "fillna")
+        if found is None:
             return updated_node
-        arguments = call_arguments(updated_node)
-        if arguments is None:
-            return updated_node
-        positional, keywords = arguments
+        func, positional, keywords = found
         method = string_literal(keywords["method"].value) if "method" in keywords else None
         if positional or method not in _FILL:
             return updated_node

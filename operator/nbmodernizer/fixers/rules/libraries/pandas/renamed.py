@@ -14,7 +14,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     pandas_lacks,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments
+from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments, method_call
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import move_module, replace_attributes
 from nbmodernizer.fixers.rules.toolkit.nodes import (
@@ -42,13 +42,10 @@ class SortToSortValues(cst.CSTTransformer):
         return string_literal(node) is not None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        func = updated_node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "sort":
+        found = method_call(updated_node, "sort")
+        if found is None or is_module_receiver(found[0].value, self.context):
             return updated_node
-        arguments = call_arguments(updated_node)
-        if arguments is None or is_module_receiver(func.value, self.context):
-            return updated_node
-        positional, keywords = arguments
+        func, positional, keywords = found
         by = positional[0].value if positional else getattr(keywords.get("columns"), "value", None)
         if by is None or not self._labels(by) or len(positional) > 1 + len(self.LEGACY):
             return updated_node
