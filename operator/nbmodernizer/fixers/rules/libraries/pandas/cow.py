@@ -1,4 +1,4 @@
-"""LibCST transforms for chained assignment under pandas copy-on-write.
+"""Chained assignment under pandas copy-on-write: its rules and transforms.
 
 Every transform here acts only on evidence that the target is a DataFrame (or a column of one)."""
 

@@ -1,4 +1,4 @@
-"""Python 2 leftovers: syntax (cells that do not parse as Python 3) first, then names and modules."""
+"""Python 2 leftovers: syntax (cells that do not parse as Python 3), then names and modules."""
 
 from __future__ import annotations
 
