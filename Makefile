@@ -25,6 +25,7 @@ test: setup lint typecheck unit
 lint:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck:
 	$(BIN)/mypy

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import os
 import re
@@ -45,7 +44,14 @@ from tests.notebooks import notebook  # noqa: E402
 
 from nbmodernizer.notebook import serialise  # noqa: E402
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus  # noqa: E402
-from nbmodernizer.store import S3Store, s3_client  # noqa: E402
+from nbmodernizer.store.layout import (  # noqa: E402
+    EXECUTED,
+    NOTEBOOK,
+    SUBMISSION,
+    parse_revision_folder_uri,
+)
+from nbmodernizer.store.revisions import S3Store, write_execution  # noqa: E402
+from nbmodernizer.store.s3 import s3_client  # noqa: E402
 
 BUCKET = "fleet-bench"
 ANSWERS = b"id,y\n1,1\n2,0\n"
@@ -73,9 +79,9 @@ def finish_instantly(job: Mapping[str, Any]) -> int:
     """Store what a runner would have stored for this Job's revision, then succeed."""
     name = job["metadata"]["labels"]["nbmodernizer.dev/modernization"]
     args = job["spec"]["template"]["spec"]["containers"][0]["args"]
-    uri = args[args.index("--revision") + 1].rstrip("/")
-    root, _, number = uri.rpartition("/revisions/")
-    store, revision = S3Store(root), int(number)
+    parsed = parse_revision_folder_uri(args[args.index("--revision") + 1])
+    assert parsed is not None
+    store, revision = S3Store(parsed[0]), parsed[1]
     failing = revision == 0
     execution = ExecutionResult(
         status=ExecutionStatus.COMPLETED,
@@ -86,12 +92,12 @@ def finish_instantly(job: Mapping[str, Any]) -> int:
         if failing
         else [],
     )
-    store.put(revision, "executed.ipynb", store.get(revision, "notebook.ipynb"))
+    store.put(revision, EXECUTED, store.get(revision, NOTEBOOK))
     if not failing:
-        store.put(revision, "submission.csv", ANSWERS)
+        store.put(revision, SUBMISSION, ANSWERS)
     if not failing:
         SEEN_NEXT.setdefault(name, time.monotonic())
-    store.put(revision, "execution.json", json.dumps({"runs": [execution.to_wire()]}).encode())
+    write_execution(store, revision, [execution])
     if failing:
         FINISHED[name] = time.monotonic()  # the kubelet marks the Job complete right after
     return 0

@@ -2,6 +2,10 @@
 
 Each POST /v1/chat/completions takes the next step of the script: a reply (content and the
 token usage to report), an HTTP error, or a delay before a step. Requests are recorded.
+
+`Accepts` makes it behave like a given kind of server: the request parameters it refuses
+with a 400 (as OpenAI, vLLM, Ollama and others word them; a refused request takes no step of
+the script) and whether its replies report token usage.
 """
 
 from __future__ import annotations
@@ -42,9 +46,35 @@ class Stall:
 Step = Answer | Failure | Stall
 
 
+@dataclass(frozen=True)
+class Accepts:
+    """What a server takes. The defaults: OpenAI's current models, without reasoning."""
+
+    response_formats: frozenset[str] = frozenset({"json_schema", "json_object"})
+    token_limits: frozenset[str] = frozenset({"max_completion_tokens", "max_tokens"})
+    temperature: bool = True
+    reasoning_effort: bool = False
+    usage: bool = True
+
+    def refusal(self, request: dict[str, Any]) -> str | None:
+        """The 400 message for a request this server does not take; None if it takes it."""
+        kind = (request.get("response_format") or {}).get("type")
+        if kind is not None and kind not in self.response_formats:
+            return f"response_format type '{kind}' is not supported by this model"
+        for name in ("max_completion_tokens", "max_tokens"):
+            if name in request and name not in self.token_limits:
+                return f"Unsupported parameter: '{name}' is not supported with this model."
+        if "temperature" in request and not self.temperature:
+            return "Unsupported value: 'temperature' does not support 0.2 with this model."
+        if "reasoning_effort" in request and not self.reasoning_effort:
+            return "Unrecognized request argument supplied: reasoning_effort"
+        return None
+
+
 @dataclass
 class ScriptedLLM:
     steps: list[Step]
+    accepts: Accepts = field(default_factory=Accepts)
     requests: list[dict[str, Any]] = field(default_factory=list)
     url: str = ""
 
@@ -77,6 +107,10 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
             llm.requests.append(
                 {"path": self.path, "auth": self.headers.get("Authorization"), **request}
             )
+            refusal = llm.accepts.refusal(request)
+            if refusal is not None:
+                self._send(400, {"error": {"message": refusal, "type": "invalid_request"}}, {})
+                return
             step = llm.next_step()
             if isinstance(step, Stall):
                 time.sleep(step.seconds)
@@ -105,7 +139,9 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
                         "prompt_tokens": step.prompt_tokens,
                         "completion_tokens": step.completion_tokens,
                         "total_tokens": step.prompt_tokens + step.completion_tokens,
-                    },
+                    }
+                    if llm.accepts.usage
+                    else None,
                 },
                 {},
             )
@@ -114,8 +150,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def scripted_llm(*steps: Step) -> Iterator[ScriptedLLM]:
-    llm = ScriptedLLM(list(steps))
+def scripted_llm(*steps: Step, accepts: Accepts | None = None) -> Iterator[ScriptedLLM]:
+    llm = ScriptedLLM(list(steps), accepts or Accepts())
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(llm))
     server.daemon_threads = True
     llm.url = f"http://127.0.0.1:{server.server_address[1]}/v1"

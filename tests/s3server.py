@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from nbmodernizer.store import s3_client
+from nbmodernizer.store.s3 import s3_client
 
 ACCESS_KEY = "testing"
 SECRET_KEY = "testing"

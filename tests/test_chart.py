@@ -216,12 +216,16 @@ def test_defaults_render_the_cluster_wide_operator(kube_tools: Path, tmp_path: P
             "ClusterRoleBinding",
             "CustomResourceDefinition",
             "Deployment",
+            "PodDisruptionBudget",
+            "Role",  # the leader election's Lease
+            "RoleBinding",
             "Service",
             "ServiceAccount",
         ]
     )
     args = container(manifests)["args"]
     assert "--all-namespaces" in args
+    assert args[-2:] == ["--leader-election", "--lease-seconds=15"]
     assert not [a for a in args if a.startswith("--namespace")]
     assert not [a for a in args if a.startswith("--s3-bucket")]  # NOTES warns; nothing invented
     assert "--s3-secret=nbmodernizer-s3" in args
@@ -235,8 +239,11 @@ def test_defaults_render_the_cluster_wide_operator(kube_tools: Path, tmp_path: P
 def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     manifests = render(kube_tools, tmp_path, EVERYTHING)
     deployment = one(manifests, "Deployment")
-    assert deployment["spec"]["replicas"] == 1  # kopf --standalone: no peering
-    assert deployment["spec"]["strategy"] == {"type": "Recreate"}
+    assert deployment["spec"]["replicas"] == 2  # one active, one standing by
+    assert deployment["spec"]["strategy"] == {
+        "type": "RollingUpdate",
+        "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1},
+    }
     c = container(manifests)
     assert c["command"] == ["nbmod", "operator"]
     assert c["args"] == [
@@ -256,8 +263,11 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
         "--retry-seconds=11",
         "--store-cache-mib=64",
         "--deadline-margin-seconds=300",
+        "--leader-election",
+        "--lease-seconds=15",
     ]
     env = env_of(c)
+    assert env["POD_NAMESPACE"] == {"fieldRef": {"fieldPath": "metadata.namespace"}}
     assert env["AWS_DEFAULT_REGION"] == "eu-west-1"
     assert env["AWS_ACCESS_KEY_ID"] == {"secretKeyRef": {"name": "operator-s3", "key": "id"}}
     assert env["AWS_SECRET_ACCESS_KEY"] == {
@@ -269,6 +279,38 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
     assert ports == {"http-health": 8181, "http-metrics": 9191}
     assert not of_kind(manifests, "Secret")  # existing secrets: the chart creates none
+
+
+def test_one_replica_runs_without_election(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    manifests = render(kube_tools, tmp_path, {"operator": {"replicas": 1}})
+    deployment = one(manifests, "Deployment")
+    assert deployment["spec"]["replicas"] == 1
+    assert deployment["spec"]["strategy"] == {"type": "Recreate"}
+    assert not [a for a in container(manifests)["args"] if "lea" in a]
+    assert not of_kind(manifests, "PodDisruptionBudget") and not of_kind(manifests, "Role")
+
+
+def test_two_replicas_keep_one_through_a_drain(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    manifests = render(kube_tools, tmp_path, {"operator": {"leaseSeconds": 30}})
+    budget = one(manifests, "PodDisruptionBudget")
+    labels = one(manifests, "Deployment")["spec"]["selector"]["matchLabels"]
+    assert budget["spec"] == {"minAvailable": 1, "selector": {"matchLabels": labels}}
+    assert "--lease-seconds=30" in container(manifests)["args"]
+    lease_role = one(manifests, "Role")
+    assert lease_role["metadata"]["namespace"] == NAMESPACE
+    assert_no_wildcards([lease_role])
+    assert lease_role["rules"] == [
+        {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+        {
+            "apiGroups": ["coordination.k8s.io"],
+            "resources": ["leases"],
+            "resourceNames": ["nbmodernizer-operator"],
+            "verbs": ["get", "update", "patch"],
+        },
+    ]
+    binding = one(manifests, "RoleBinding")
+    assert binding["roleRef"]["name"] == lease_role["metadata"]["name"]
+    assert binding["subjects"][0]["namespace"] == NAMESPACE
 
 
 def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -358,7 +400,7 @@ def test_rbac_cluster_wide_is_exactly_what_the_operator_needs(
     kube_tools: Path,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    manifests = render(kube_tools, tmp_path)
+    manifests = render(kube_tools, tmp_path, {"operator": {"replicas": 1}})
     assert not of_kind(manifests, "Role") and not of_kind(manifests, "RoleBinding")
     roles = of_kind(manifests, "ClusterRole")
     assert_no_wildcards(roles)
@@ -375,7 +417,8 @@ def test_rbac_cluster_wide_is_exactly_what_the_operator_needs(
 
 
 def test_rbac_per_watched_namespace(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
-    manifests = render(kube_tools, tmp_path, EVERYTHING)
+    one_replica = {**EVERYTHING, "operator": {**EVERYTHING["operator"], "replicas": 1}}
+    manifests = render(kube_tools, tmp_path, one_replica)
     roles = of_kind(manifests, "Role")
     assert sorted(r["metadata"]["namespace"] for r in roles) == ["team-a", "team-b"]
     assert_no_wildcards(roles)
@@ -396,7 +439,11 @@ def test_rbac_per_watched_namespace(kube_tools: Path, tmp_path: Path) -> None:  
 
 
 def test_rbac_without_kopf_scanning(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
-    values = {"watchNamespaces": ["a"], "rbac": {"kopfScanning": False}}
+    values = {
+        "watchNamespaces": ["a"],
+        "rbac": {"kopfScanning": False},
+        "operator": {"replicas": 1},
+    }
     manifests = render(kube_tools, tmp_path, values)
     assert not of_kind(manifests, "ClusterRole") and not of_kind(manifests, "ClusterRoleBinding")
     assert grants(of_kind(manifests, "Role")) == OPERATOR_RULES

@@ -15,7 +15,9 @@ from nbmodernizer.notebook import copy_notebook, serialise
 from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, FixType, Issue, Outcome
-from nbmodernizer.store import NOTEBOOK, LocalStore, RevisionExistsError
+from nbmodernizer.store import RevisionExistsError
+from nbmodernizer.store.layout import NOTEBOOK
+from nbmodernizer.store.revisions import LocalStore
 from tests.factories import ran
 from tests.notebooks import notebook
 

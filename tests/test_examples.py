@@ -14,6 +14,7 @@ import yaml
 from nbmodernizer.cli import main
 from nbmodernizer.fixers.llm.prices import DEFAULT_PRICES
 from tests.llm_server import Answer, Failure, Stall, fix_reply, scripted_llm
+from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
 
 pytestmark = pytest.mark.kernel
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -65,6 +66,7 @@ def test_timeout_example_is_fixed_by_the_llm_with_exact_cost(
         "outputTokens": 440,
         "requests": 4,
         "rejectedReplies": 1,
+        "estimatedReplies": 0,
     }
     assert len(llm.requests) == 4
     user_prompt = llm.requests[0]["messages"][1]["content"]
@@ -86,3 +88,32 @@ def test_legacy_examples_reproduce_with_rules_alone(name: str, tmp_path: Path) -
     flags = report["revisions"][-1].get("fidelity", {}).get("flags", [])
     assert flags == [], flags  # models and hyperparameters kept
     assert len(final.cells) == len(nbformat.read(folder / "notebook.ipynb", as_version=4).cells)
+
+
+def test_cell_mode_escalates_once_to_the_whole_notebook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two cell-mode fixes of the same error that do not hold: the third ask shows the whole
+    notebook, and each fix record says which mode made it."""
+    broken = "test['y'] = (test['x'] > 0).astype(np.int)"  # np is never imported
+    spec = kaggle_folder(
+        tmp_path / "case",
+        READ,
+        broken,
+        WRITE,
+        fix={"fixers": ["llm"], "maxIterations": 4, "llm": {"model": "test-model"}},
+    )
+    still_broken = "test['y'] = (test['x'] > 0).astype(np.int_)"
+    with scripted_llm(
+        Answer(fix_reply({2: still_broken}, "use np.int_")),
+        Answer(fix_reply({2: "test['y'] = (test['x'] > 0).astype(np.int64)"}, "np.int64")),
+        Answer(fix_reply({1: READ, 2: PREDICT}, "the notebook never imports numpy")),
+    ) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        code = main(["modernize", str(spec), "--out", str(tmp_path / "out")])
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert code == 0, report["message"]
+    assert [fix["mode"] for fix in report["fixes"]] == ["cell", "cell", "file"]
+    prompts = [request["messages"][1]["content"] for request in llm.requests]
+    assert ["Notebook, the whole notebook" in prompt for prompt in prompts] == [False, False, True]

@@ -17,7 +17,7 @@ from nbmodernizer.fixers.registry import build_chain
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, Diagnosis, FixType, InputFile, Issue, Outcome
 from tests.factories import ran, scored
-from tests.llm_server import Answer, Failure, Stall, fix_reply, scripted_llm
+from tests.llm_server import Accepts, Answer, Failure, Stall, fix_reply, scripted_llm
 from tests.notebooks import notebook
 
 CELLS = (
@@ -160,14 +160,90 @@ def test_no_retry_on_client_errors(tmp_path: Path, status: int) -> None:
     assert attempt.proposal is None and attempt.spent.requests == 1
 
 
-def test_endpoint_without_structured_output_gets_plain_requests(tmp_path: Path) -> None:
+def response_formats(llm: Any) -> list[str | None]:
+    return [(r.get("response_format") or {}).get("type") for r in llm.requests]
+
+
+@pytest.mark.parametrize(
+    ("formats", "asked"),
+    [
+        ({"json_schema", "json_object"}, ["json_schema"]),  # OpenAI, Azure OpenAI, vLLM
+        ({"json_object"}, ["json_schema", "json_object"]),  # older vLLM, some gateways
+        (set(), ["json_schema", "json_object", None]),  # plain chat servers
+    ],
+)
+def test_structured_output_falls_back_to_json_object_then_plain_text(
+    tmp_path: Path, formats: set[str], asked: list[str | None]
+) -> None:
     modernization = spec()
+    reply = f"Here is my fix:\n```json\n{fix_reply({4: FIXED})}\n```"
     with scripted_llm(
-        Failure(400, "response_format json_schema is not supported"), Answer(fix_reply({4: FIXED}))
+        Answer(reply), Answer(reply), accepts=Accepts(response_formats=frozenset(formats))
     ) as llm:
+        client = fixer(llm.url, modernization)
+        attempt = client.propose(request(tmp_path, modernization))
+        assert attempt.proposal is not None
+        assert attempt.proposal.notebook.cells[4].source == FIXED
+        assert response_formats(llm) == asked
+        assert attempt.spent.requests == len(asked) and attempt.spent.rejected_replies == 0
+        client.propose(request(tmp_path, modernization))  # remembered: no refusal again
+        assert response_formats(llm)[-1] == asked[-1] and len(llm.requests) == len(asked) + 1
+
+
+def test_a_server_that_only_takes_max_tokens(tmp_path: Path) -> None:
+    modernization = spec()
+    accepts = Accepts(token_limits=frozenset({"max_tokens"}))
+    with scripted_llm(Answer(fix_reply({4: FIXED})), accepts=accepts) as llm:
         attempt = fixer(llm.url, modernization).propose(request(tmp_path, modernization))
     assert attempt.proposal is not None
-    assert "response_format" in llm.requests[0] and "response_format" not in llm.requests[1]
+    assert "max_completion_tokens" in llm.requests[0]
+    assert llm.requests[1]["max_tokens"] == 8192 and "max_completion_tokens" not in llm.requests[1]
+
+
+def test_a_reasoning_model_gets_its_effort_and_no_temperature(tmp_path: Path) -> None:
+    modernization = spec(temperature=0.2, reasoningEffort="high")
+    accepts = Accepts(temperature=False, reasoning_effort=True)
+    with scripted_llm(Answer(fix_reply({4: FIXED})), accepts=accepts) as llm:
+        attempt = fixer(llm.url, modernization).propose(request(tmp_path, modernization))
+    assert attempt.proposal is not None
+    assert [("temperature" in r, r.get("reasoning_effort")) for r in llm.requests] == [
+        (True, "high"),
+        (False, "high"),
+    ]
+
+
+def test_reasoning_effort_is_dropped_where_it_is_not_known(tmp_path: Path) -> None:
+    modernization = spec(reasoningEffort="low")
+    with scripted_llm(Answer(fix_reply({4: FIXED}))) as llm:
+        attempt = fixer(llm.url, modernization).propose(request(tmp_path, modernization))
+    assert attempt.proposal is not None
+    assert ["reasoning_effort" in r for r in llm.requests] == [True, False]
+
+
+def test_a_reply_without_usage_is_estimated_and_says_so(tmp_path: Path) -> None:
+    modernization = spec()
+    content = fix_reply({4: FIXED})
+    with scripted_llm(Answer(content), accepts=Accepts(usage=False)) as llm:
+        attempt = fixer(llm.url, modernization).propose(request(tmp_path, modernization))
+    sent = "\n".join(m["content"] for m in llm.requests[0]["messages"])
+    assert attempt.spent.estimated_replies == 1
+    assert attempt.spent.input_tokens == approximate_tokens(sent) > 100
+    assert attempt.spent.output_tokens == approximate_tokens(content)
+    assert attempt.spent.usd > 0
+
+
+def test_echoed_cells_outside_the_scope_are_ignored_but_changes_to_them_are_not(
+    tmp_path: Path,
+) -> None:
+    modernization = spec()
+    echo = fix_reply({3: CELLS[2], 4: FIXED})  # cell 3 repeated as it is
+    change = fix_reply({3: "plot_something = 2", 4: FIXED})
+    with scripted_llm(Answer(change), Answer(echo)) as llm:
+        attempt = fixer(llm.url, modernization).propose(request(tmp_path, modernization))
+    assert attempt.proposal is not None and attempt.spent.rejected_replies == 1
+    assert attempt.proposal.notebook.cells[3].source == CELLS[2]
+    assert attempt.proposal.notebook.cells[4].source == FIXED
+    assert "cell 3 may not be edited" in llm.requests[1]["messages"][-1]["content"]
 
 
 def test_replies_touching_cells_outside_the_scope_or_not_python_are_rejected(
@@ -226,6 +302,14 @@ def test_reply_parsing_is_robust() -> None:
         parse_reply('{"diagnosis": "", "plan": "", "cells": []}', editable)
     with pytest.raises(ReplyError, match="integer"):
         parse_reply('{"cells": [{"index": "2", "source": "y=1"}]}', editable)
+
+
+def test_reply_cells_are_read_as_every_cell_is() -> None:
+    editable = frozenset({2})
+    for source in ("%%time\ny = 1", "%%bash\nls -l", "df?\ny = 1"):
+        assert parse_reply(fix_reply({2: source}), editable).cells == {2: source}
+    with pytest.raises(ReplyError, match="cell 2 is not valid Python: line 2"):
+        parse_reply(fix_reply({2: "%%time\ny = = 1"}), editable)
 
 
 def test_chain_skips_the_llm_without_an_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:

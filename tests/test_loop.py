@@ -155,8 +155,28 @@ def test_status_sums_cost_and_lists_revisions() -> None:
         "outputTokens": 5,
         "requests": 0,
         "rejectedReplies": 0,
+        "estimatedReplies": 0,
     }
     assert [r["uri"] for r in wire["revisions"]] == ["mem://0", "mem://1"]
     assert wire["revisions"][1]["fixer"] == "llm"
     assert wire["fixes"][0]["type"] == "ErrorRepair"
-    assert wire["score"] == {"metric": "accuracy", "target": 0.9, "value": 0.9, "reproduced": True}
+    assert wire["score"] == {
+        "metric": "accuracy",
+        "target": 0.9,
+        "value": 0.9,
+        "reproduced": True,
+        "tolerance": 0.1,
+    }
+
+
+def test_a_status_as_a_merge_patch_removes_what_no_longer_holds() -> None:
+    state, _ = start(16)
+    state, _ = step(state, Executed(0, ran((0, "ImportError")), scored(None)))
+    before = build_status(state, None, lambda r: f"mem://{r}", Phase.FIXING).to_wire()
+    assert before["lastError"]
+    state, _ = step(state, Fixed(fix_record(1)))
+    state, _ = step(state, Executed(1, ran(), scored(0.9)))
+    after = build_status(state, None, lambda r: f"mem://{r}", Phase.SUCCEEDED)
+    patch = after.merge_patch({**before, "conditions": []})
+    assert patch["lastError"] is None  # the fixed error goes; fields of others stay
+    assert "conditions" not in patch and patch["outcome"] == "ErrorFreeReproducible"

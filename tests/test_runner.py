@@ -12,7 +12,7 @@ import pytest
 
 from nbmodernizer.notebook import serialise
 from nbmodernizer.runner import parse_revision
-from nbmodernizer.store import S3Store
+from nbmodernizer.store.revisions import S3Store
 from tests.notebooks import PREDICT, READ, WRITE, notebook
 from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 

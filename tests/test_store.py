@@ -9,16 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from nbmodernizer.store import (
-    NOTEBOOK,
-    RESULT,
-    LocalStore,
-    RevisionExistsError,
-    RevisionStore,
-    S3Store,
-    StoreError,
-    open_store,
-)
+from nbmodernizer.store import RevisionExistsError, StoreError
+from nbmodernizer.store.layout import NOTEBOOK, RESULT
+from nbmodernizer.store.revisions import LocalStore, RevisionStore, S3Store, open_store
 from tests.s3server import (
     S3Bucket,
     closed_port_url,

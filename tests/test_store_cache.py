@@ -9,8 +9,9 @@ from nbmodernizer.fixers import FixerChain
 from nbmodernizer.loop import Execute, RequestFix, start
 from nbmodernizer.notebook import serialise
 from nbmodernizer.revision import RunOutput
-from nbmodernizer.store import NOTEBOOK, S3Store
-from nbmodernizer.store_cache import CachedStore, ObjectCache
+from nbmodernizer.store.cache import CachedStore, ObjectCache
+from nbmodernizer.store.layout import NOTEBOOK
+from nbmodernizer.store.revisions import S3Store
 from tests.factories import ran
 from tests.notebooks import notebook
 from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401

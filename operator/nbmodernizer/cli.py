@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import TextIO
 
 from nbmodernizer import runner
+from nbmodernizer.admit import InvalidInputError
+from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
 from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
 from nbmodernizer.execute import ProgressCallback
-from nbmodernizer.local import EXIT_INVALID_INPUT, InvalidInputError, modernize_file
+from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
 from nbmodernizer.status import FixRecord
 
@@ -66,10 +69,22 @@ class ConsoleProgress:
         )
 
 
+def _parallel_runs(flag: int | None) -> int | None:
+    text = str(flag) if flag is not None else os.environ.get("NBMOD_PARALLEL_RUNS")
+    if text is None:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        problem = f"not a count >= 1: {text!r}"
+        raise InvalidInputError(f"--parallel-runs / NBMOD_PARALLEL_RUNS: {problem}")
+    return int(text)
+
+
 def _modernize(args: argparse.Namespace) -> int:
     progress = ConsoleProgress()
     try:
-        result = modernize_file(Path(args.spec), Path(args.out) if args.out else None, progress)
+        out = Path(args.out) if args.out else None
+        parallel = _parallel_runs(args.parallel_runs)
+        result = modernize_file(Path(args.spec), out, progress, parallel)
     except InvalidInputError as error:
         print(f"nbmod: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -149,24 +164,6 @@ def _fleet_make(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fleet_summary(args: argparse.Namespace) -> int:
-    from nbmodernizer.cluster.kube import Kube, Paths
-    from nbmodernizer.fleet import render_summary, summarize
-    from nbmodernizer.spec import API_GROUP, API_VERSION
-
-    kube = Kube()
-    if args.all_namespaces:
-        path = f"/apis/{API_GROUP}/{API_VERSION}/notebookmodernizations"
-    else:
-        path = Paths.resource(args.namespace or "default")
-    summary = summarize(kube.list(path))
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print(render_summary(summary), end="")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -176,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
     modernize.add_argument("spec", help="the spec YAML (paths in it are relative to it)")
     modernize.add_argument("--out", help="run folder (default ./nbmod-runs/<name>); must be empty")
     modernize.add_argument("--json", action="store_true", help="print report.json on stdout")
+    modernize.add_argument(
+        "--parallel-runs",
+        type=int,
+        help="with score.runs > 1: runs executing at once (default: NBMOD_PARALLEL_RUNS, "
+        "else one per CPU core)",
+    )
     modernize.set_defaults(handler=_modernize)
     rules = commands.add_parser("rules", help="list the API-drift rules")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
@@ -193,18 +196,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_operator_arguments(operator)
     operator.set_defaults(handler=_operator)
-    fleet = commands.add_parser("fleet", help="many notebooks: make resources, summarize outcomes")
+    fleet = commands.add_parser(
+        "fleet", help="many notebooks: make resources; pull, report and summarize them"
+    )
     fleet_commands = fleet.add_subparsers(dest="fleet_command", required=True)
     make = fleet_commands.add_parser("make", help="CSV index -> resources for kubectl apply")
     make.add_argument("index", help="CSV: notebook, inputs, answers, metric, target, ...")
     make.add_argument("-n", "--namespace")
     make.add_argument("-o", "--output")
     make.set_defaults(handler=_fleet_make)
-    summary = fleet_commands.add_parser("summary", help="outcomes, fixes and cost of a fleet")
-    summary.add_argument("-n", "--namespace")
-    summary.add_argument("-A", "--all-namespaces", action="store_true")
-    summary.add_argument("--json", action="store_true")
-    summary.set_defaults(handler=_fleet_summary)
+    add_cluster_commands(commands, fleet_commands)
     return parser
 
 

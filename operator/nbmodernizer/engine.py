@@ -3,18 +3,11 @@
 Every step reads what it needs from the store and writes what it learnt there before the
 loop moves on, so a driver that stops at any point can `replay` the store and continue: the
 local CLI runs the steps in one process; the operator runs them across Job completions and
-restarts.
-
-Per revision the store holds, in the order they are written:
-    notebook.ipynb (+ fix.json)     the revision, before it runs      (driver / fixer)
-    executed.ipynb, execution.json,
-    submission[-N].csv               what running it produced          (executor: CLI or pod)
-    result.json                      execution, score and diagnosis    (grader: CLI or operator)
+restarts. What the store holds per revision, who writes it and when: `nbmodernizer.store`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,19 +29,18 @@ from nbmodernizer.notebook import Notebook, cell_changes, parse_notebook, serial
 from nbmodernizer.revision import RunOutput, grade_runs, representative, representative_index
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ExecutionResult, FixRecord, ScoreResult
-from nbmodernizer.store import (
-    EXECUTED,
-    EXECUTION,
-    FIX,
-    NOTEBOOK,
-    RESULT,
+from nbmodernizer.store.layout import EXECUTED, NOTEBOOK, submission_name
+from nbmodernizer.store.revisions import (
     RevisionStore,
-    submission_name,
+    StoredResult,
+    read_execution,
+    read_fix,
+    read_result,
+    read_submission,
+    write_execution,
+    write_fix,
+    write_result,
 )
-
-
-def _json(data: object) -> bytes:
-    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
 
 
 def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput]) -> None:
@@ -58,31 +50,16 @@ def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput
     for run, output in enumerate(outputs):
         if output.submission is not None:
             store.put(revision, submission_name(run), output.submission)
-    runs = [output.execution.to_wire() for output in outputs]
-    store.put(revision, EXECUTION, _json({"runs": runs}))
-
-
-def has_execution(store: RevisionStore, revision: int) -> bool:
-    return store.exists(revision, EXECUTION)
-
-
-def load_runs(store: RevisionStore, revision: int) -> list[ExecutionResult]:
-    document = json.loads(store.get(revision, EXECUTION))
-    return [ExecutionResult.model_validate(run) for run in document["runs"]]
+    write_execution(store, revision, [output.execution for output in outputs])
 
 
 def grade_revision(
     store: RevisionStore, revision: int, answers: pd.DataFrame, spec: ModernizationSpec
 ) -> tuple[ExecutionResult, ScoreResult]:
     """The representative execution and the score of a revision whose runs are stored."""
-    runs = load_runs(store, revision)
-    submissions = [_submission(store, revision, run) for run in range(len(runs))]
+    runs = read_execution(store, revision)
+    submissions = [read_submission(store, revision, run) for run in range(len(runs))]
     return runs[representative_index(runs)], grade_runs(submissions, answers, spec)
-
-
-def _submission(store: RevisionStore, revision: int, run: int) -> bytes | None:
-    name = submission_name(run)
-    return store.get(revision, name) if store.exists(revision, name) else None
 
 
 def record_result(
@@ -93,13 +70,7 @@ def record_result(
     score: ScoreResult,
 ) -> tuple[LoopState, Action]:
     state, action = step(state, Executed(revision, execution, score))
-    attempt = state.attempts[-1]
-    document = {
-        "execution": execution.to_wire(),
-        "score": score.to_wire(),
-        "diagnosis": attempt.diagnosis.to_wire(),
-    }
-    store.put(revision, RESULT, _json(document))
+    write_result(store, revision, StoredResult(execution, score, state.attempts[-1].diagnosis))
     return state, action
 
 
@@ -108,16 +79,14 @@ def replay(store: RevisionStore, max_iterations: int) -> tuple[LoopState, Action
     state, action = start(max_iterations)
     for revision in store.revisions():
         if revision > 0:
-            if not store.exists(revision, FIX):
+            fix = read_fix(store, revision)
+            if fix is None:
                 break
-            fix = FixRecord.model_validate_json(store.get(revision, FIX))
             state, action = step(state, Fixed(fix))
-        if not store.exists(revision, RESULT):
+        result = read_result(store, revision)
+        if result is None:
             break
-        document = json.loads(store.get(revision, RESULT))
-        execution = ExecutionResult.model_validate(document["execution"])
-        score = ScoreResult.model_validate(document["score"])
-        state, action = step(state, Executed(revision, execution, score))
+        state, action = step(state, Executed(revision, result.execution, result.score))
     return state, action
 
 
@@ -156,6 +125,7 @@ def fix_step(
         input_dir=input_dir,
         history=tuple(a.diagnosis for a in state.attempts[:-1]),
         spent=state.spent,
+        fixes=tuple(state.fixes),
     )
     result = chain.propose(request)
     if result.proposal is None or result.fixer is None:
@@ -175,11 +145,11 @@ def fix_step(
         cost_usd=spent.usd,
         requests=spent.requests,
         rejected_replies=spent.rejected_replies,
+        estimated_replies=spent.estimated_replies,
+        mode=result.proposal.mode,
         fidelity=assess(load_notebook(store, 0), result.proposal.notebook),
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
-    store.put(
-        action.next_revision, FIX, (record.model_dump_json(by_alias=True, indent=2) + "\n").encode()
-    )
+    write_fix(store, record)
     state, next_action = step(state, Fixed(record))
     return FixOutcome(state, next_action, record, result.notes)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import shutil
 import subprocess
 import sys
@@ -12,7 +11,8 @@ from pathlib import Path
 
 from IPython.core.inputtransformer2 import TransformerManager
 
-from nbmodernizer.notebook import Notebook
+from nbmodernizer import cells
+from nbmodernizer.notebook import Notebook, code_cell_indices
 from nbmodernizer.status import InputFile
 
 MAX_INPUT_FILES = 30
@@ -23,28 +23,9 @@ def python_source(cell_source: str) -> str:
     return str(TransformerManager().transform_cell(cell_source))
 
 
-def parse_cell(cell_source: str) -> ast.Module | None:
-    try:
-        return ast.parse(python_source(cell_source))
-    except SyntaxError:
-        return None
-
-
 def imported_modules(notebook: Notebook) -> set[str]:
-    """Top-level module names the notebook's code cells import (cells that do not parse skip)."""
-    modules: set[str] = set()
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        tree = parse_cell(cell.source)
-        if tree is None:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                modules.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                modules.add(node.module.split(".")[0])
-    return modules
+    """Top-level module names the notebook's code cells import."""
+    return cells.imported_modules(notebook.cells[i].source for i in code_cell_indices(notebook))
 
 
 @cache

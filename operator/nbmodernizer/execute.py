@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import math
 import os
 import sys
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jupyter_core.utils import ensure_async
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -142,12 +144,23 @@ class _Run:
             except DeadKernelError as error:
                 self.status, self.failure = ExecutionStatus.FAILED, f"the kernel died: {error}"
                 return
+            except asyncio.CancelledError:  # a run no longer needed (runsPolicy: adaptive)
+                await self._abandon()
+                raise
             except RuntimeError as error:  # nbclient's startup and prelude failures
                 if not started:  # nbclient cleaned up, but leaves its exit hook behind
                     atexit.unregister(self.client._cleanup_kernel)
                 if started or attempt == len(STARTUP_TIMEOUTS_SECONDS):
                     self.status, self.failure = ExecutionStatus.FAILED, str(error)
                     return
+
+    async def _abandon(self) -> None:
+        """Shut the kernel down now, wherever its start or its cells were cancelled."""
+        atexit.unregister(self.client._cleanup_kernel)
+        manager = self.client.km
+        with contextlib.suppress(RuntimeError):
+            if manager is not None and await ensure_async(manager.is_alive()):
+                await ensure_async(manager.shutdown_kernel(now=True))
 
     def _kernel_env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -209,13 +222,25 @@ class _Run:
         )
 
 
+async def run_notebook(
+    notebook: Notebook,
+    folder: RunFolder,
+    timeout_seconds: float,
+    progress: ProgressCallback | None = None,
+) -> ExecutionResult:
+    """Execute `notebook` in place (outputs are written into it) and describe the run.
+
+    Several may run at once in one event loop; cancelling one shuts its kernel down."""
+    run = _Run(notebook, folder, timeout_seconds, progress)
+    await run.run()
+    return run.result()
+
+
 def execute_notebook(
     notebook: Notebook,
     folder: RunFolder,
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
 ) -> ExecutionResult:
-    """Execute `notebook` in place (outputs are written into it) and describe the run."""
-    run = _Run(notebook, folder, timeout_seconds, progress)
-    asyncio.run(run.run())
-    return run.result()
+    """`run_notebook` for callers without an event loop."""
+    return asyncio.run(run_notebook(notebook, folder, timeout_seconds, progress))

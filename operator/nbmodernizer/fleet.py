@@ -128,10 +128,15 @@ class FleetSummary:
     cost_usd: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
+    iterations: Counter[int] = field(default_factory=Counter)  # finished runs: executions
+    errors: Counter[str] = field(default_factory=Counter)  # what finished runs still fail on
 
     @property
     def reproduced(self) -> int:
         return sum(self.outcomes[o.value] for o in Outcome if o.reproducible)
+
+    def most_common_errors(self, n: int = 10) -> list[tuple[str, int]]:
+        return sorted(self.errors.items(), key=lambda item: (-item[1], item[0]))[:n]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -151,7 +156,31 @@ class FleetSummary:
                 if self.reproduced
                 else None,
             },
+            "iterations": [
+                {"iterations": n, "count": count} for n, count in sorted(self.iterations.items())
+            ],
+            "errors": [
+                {"error": error, "count": count} for error, count in self.most_common_errors()
+            ],
         }
+
+
+REMAINING = ("Error", "Timeout")  # last issues that are errors (not a score gap)
+MAX_ERROR = 160
+
+
+def remaining_error(status: dict[str, Any]) -> str | None:
+    """What a finished run still fails on, as a key to count across the fleet: its last
+    error without the cell number (`cell 3: KeyError: 'x'` -> `KeyError: 'x'`), first line."""
+    if status.get("outcome") in (None, Outcome.ERROR_FREE_REPRODUCIBLE.value):
+        return None
+    error = status.get("lastError")
+    issue = status.get("lastIssue")
+    if not error or (issue is not None and issue not in REMAINING):
+        return None
+    lines = str(error).strip().splitlines()
+    text = re.sub(r"^cell \d+: ", "", lines[0]) if lines else ""
+    return text[:MAX_ERROR] or None
 
 
 def summarize(resources: list[dict[str, Any]]) -> FleetSummary:
@@ -164,6 +193,10 @@ def summarize(resources: list[dict[str, Any]]) -> FleetSummary:
             summary.unfinished += 1
         else:
             summary.outcomes[outcome] += 1
+            summary.iterations[int(status.get("iterations") or 0)] += 1
+            error = remaining_error(status)
+            if error:
+                summary.errors[error] += 1
         for fix in status.get("fixes") or []:
             summary.fixes[(fix.get("fixer", "?"), fix.get("type", "?"))] += 1
         cost = status.get("cost") or {}
@@ -194,4 +227,8 @@ def render_summary(summary: FleetSummary) -> str:
         f"LLM cost ${summary.cost_usd:.4f} ({summary.input_tokens} input, "
         f"{summary.output_tokens} output tokens); per reproduced notebook {per}"
     )
+    errors = summary.most_common_errors()
+    if errors:
+        lines += ["", f"{'count':>7}  most common remaining errors"]
+        lines += [f"{count:7d}  {error}" for error, count in errors]
     return "\n".join(lines) + "\n"

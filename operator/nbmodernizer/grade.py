@@ -3,7 +3,8 @@
 A score reproduces the target s_t when
 - runs == 1: |s - s_t| <= tolerance * |s_t| (the paper's relative band, τ = 10%);
 - runs > 1: a one-sample t-test of the run scores against s_t does not reject equality
-  (p >= pValue); when every run scored the same, the t-test is undefined and the band decides.
+  (p >= pValue); when every run scored the same, the t-test is undefined and the band decides;
+  with `runsPolicy: adaptive`, runs that stopped early are judged by `evidence.weigh`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbmodernizer.evidence import weigh
 from nbmodernizer.spec import Metric, ScoreSpec
 from nbmodernizer.status import ScoreResult
 
@@ -185,7 +187,12 @@ def score_runs(values: list[float], failure: str | None, spec: ScoreSpec) -> Sco
         return ScoreResult(
             metric=spec.metric, target=spec.target, values=values, reason=failure or "no runs"
         )
-    verdict = reproducibility(values, spec)
+    evidence = weigh(values, spec)
+    if evidence.early:
+        assert evidence.reproduced is not None
+        verdict = Verdict(reproduced=evidence.reproduced, p_value=None)
+    else:
+        verdict = reproducibility(values, spec)
     mean = float(np.mean(values))
     return ScoreResult(
         metric=spec.metric,
@@ -195,4 +202,5 @@ def score_runs(values: list[float], failure: str | None, spec: ScoreSpec) -> Sco
         reproduced=verdict.reproduced,
         p_value=verdict.p_value,
         relative_gap=relative_gap(mean, spec.target),
+        evidence=evidence.reason if spec.runs > 1 else None,
     )

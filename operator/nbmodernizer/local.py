@@ -7,7 +7,7 @@ in a report with outcome Failed, the reason, and revision 0 stored when there is
 from __future__ import annotations
 
 import contextlib
-import json
+import os
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import pandas as pd
 import yaml
 
+from nbmodernizer.admit import InvalidInputError, admit, keep_original
 from nbmodernizer.engine import (
     fix_step,
     grade_revision,
@@ -26,16 +27,15 @@ from nbmodernizer.engine import (
 )
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers import FixerChain, build_chain
-from nbmodernizer.grade import AnswersError, load_answers
 from nbmodernizer.grade import prewarm as prewarm_grading
 from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
-from nbmodernizer.notebook import NotebookError, parse_notebook
-from nbmodernizer.report import render_html
-from nbmodernizer.revision import RunPlan, execute_runs, scratch_folders
-from nbmodernizer.sources import fetch_dir, fetch_file, read_bytes
+from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
+from nbmodernizer.runfolder import report_files, status_json
 from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
 from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
-from nbmodernizer.store import EXECUTED, NOTEBOOK, LocalStore, StoreError
+from nbmodernizer.store import StoreError
+from nbmodernizer.store.layout import REPORT_JSON
+from nbmodernizer.store.revisions import LocalStore
 from nbmodernizer.summary import build_status
 
 EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2
@@ -74,10 +74,6 @@ class LocalResult:
 
 def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class InvalidInputError(Exception):
-    """Input that cannot be run; the message names the field and what is wrong."""
 
 
 def read_document(spec_path: Path) -> dict[str, Any]:
@@ -119,6 +115,7 @@ class LocalRun:
     base: Path
     store: LocalStore
     progress: Progress
+    parallel_runs: int = 1  # runs of one revision executing at once (score.runs > 1)
     notes: list[str] = field(default_factory=list)
     started_at: str = field(default_factory=now)
 
@@ -141,33 +138,15 @@ class LocalRun:
             notes=self.notes,
         )
 
-    def store_original(self, ref: str) -> bytes:
-        try:
-            original = read_bytes(ref, self.base)
-        except (FileNotFoundError, IsADirectoryError):
-            raise InvalidInputError(f"spec.notebook: file not found: {ref}") from None
-        except StoreError as error:
-            raise InvalidInputError(f"spec.notebook: {error}") from None
-        self.store.put(0, NOTEBOOK, original)
-        return original
-
     def run(self, scratch: Path) -> ModernizationStatus:
         assert self.resource is not None
         spec = self.resource.spec
-        original = self.store_original(spec.notebook)
         try:
-            self.notes.extend(parse_notebook(original).notes)
-        except NotebookError as error:
-            raise InvalidInputError(f"spec.notebook: {error}") from None
-        try:
-            answers_file = fetch_file(spec.score.answers, self.base, scratch / "answers")
-            answers = load_answers(answers_file, spec.score.id_column)
-        except (AnswersError, FileNotFoundError, StoreError) as error:
-            raise InvalidInputError(f"spec.score.answers: {error}") from None
-        try:
-            inputs = fetch_dir(spec.inputs, self.base, scratch / "input") if spec.inputs else None
-        except (FileNotFoundError, StoreError) as error:
-            raise InvalidInputError(f"spec.inputs: {error}") from None
+            admitted = admit(spec, self.base, self.store, scratch)
+        except StoreError as error:  # S3 unreachable: here, nothing to wait for
+            raise InvalidInputError(str(error)) from None
+        self.notes.extend(admitted.notes)
+        answers, inputs = admitted.answers, admitted.inputs
         prewarm_grading()
         chain: FixerChain | None = None  # built at the first fix: most imports are the rules'
         state, action = start(spec.fix.max_iterations)
@@ -190,9 +169,10 @@ class LocalRun:
         self.progress.iteration(revision, spec.fix.max_iterations)
         outputs = execute_runs(
             load_notebook(self.store, revision),
-            RunPlan.of(spec),
+            RunPlan.of(spec, self.parallel_runs),
             scratch_folders(inputs),
             lambda run: self.progress.cells(revision, run),
+            adaptive_stop(answers, spec),
         )
         store_execution(self.store, revision, outputs)
         execution, score = grade_revision(self.store, revision, answers, spec)
@@ -202,31 +182,35 @@ class LocalRun:
 
 
 def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> None:
-    (out_dir / "report.json").write_text(
-        json.dumps(status.to_wire(), indent=2, sort_keys=False) + "\n", encoding="utf-8"
-    )
-    best = status.best_revision
-    if best is None or run.resource is None or not run.store.exists(best, EXECUTED):
+    (out_dir / REPORT_JSON).write_text(status_json(status.to_wire()), encoding="utf-8")
+    if run.resource is None:
         return
-    (out_dir / "final.ipynb").write_bytes(run.store.get(best, EXECUTED))
-    html = render_html(
-        status,
-        run.resource.metadata.name,
-        load_notebook(run.store, 0),
-        load_notebook(run.store, best),
-        run.resource.spec.score.tolerance,
-    )
-    (out_dir / "report.html").write_text(html, encoding="utf-8")
+    resource = run.resource
+    name, tolerance = resource.metadata.name, resource.spec.score.tolerance
+    for file, data in report_files(run.store, status, name, tolerance).items():
+        (out_dir / file).write_bytes(data)
+
+
+def default_parallel_runs() -> int:
+    """Runs of one revision at once: one per CPU core (each run is a kernel of its own)."""
+    return max(1, os.cpu_count() or 1)
 
 
 def modernize_file(
-    spec_path: Path, out: Path | None = None, progress: Progress | None = None
+    spec_path: Path,
+    out: Path | None = None,
+    progress: Progress | None = None,
+    parallel_runs: int | None = None,
 ) -> LocalResult:
     document = read_document(spec_path)  # InvalidInputError here: no folder to report into
     out_dir = choose_out_dir(out, run_name(document, spec_path))
     out_dir.mkdir(parents=True, exist_ok=True)
     run = LocalRun(
-        None, spec_path.resolve().parent, LocalStore(out_dir), progress or QuietProgress()
+        None,
+        spec_path.resolve().parent,
+        LocalStore(out_dir),
+        progress or QuietProgress(),
+        parallel_runs or default_parallel_runs(),
     )
     try:
         try:
@@ -250,5 +234,5 @@ def _keep_original_of_invalid_spec(run: LocalRun, document: dict[str, Any]) -> N
     spec = document.get("spec")
     ref = spec.get("notebook") if isinstance(spec, dict) else None
     if isinstance(ref, str) and ref:
-        with contextlib.suppress(InvalidInputError):
-            run.store_original(ref)
+        with contextlib.suppress(InvalidInputError, StoreError):
+            keep_original(ref, run.base, run.store)

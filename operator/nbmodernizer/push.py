@@ -13,9 +13,15 @@ from typing import Any
 
 import yaml
 
-from nbmodernizer.sources import is_s3, local_path
 from nbmodernizer.spec import NotebookModernization, parse_modernization
-from nbmodernizer.store import parse_s3_uri, s3_client, write_s3_once
+from nbmodernizer.store.s3 import (
+    is_s3,
+    join_key,
+    local_path,
+    parse_s3_uri,
+    s3_client,
+    write_s3_once,
+)
 
 
 class PushError(Exception):
@@ -47,7 +53,7 @@ def push(spec_path: Path, to: str, client: Any | None = None) -> dict[str, Any]:
     resource: NotebookModernization = parse_modernization(document, str(spec_path))
     spec = resource.spec
     bucket, prefix = parse_s3_uri(to)
-    root = "/".join(p for p in (prefix.strip("/"), resource.metadata.name) if p)
+    root = join_key(prefix, resource.metadata.name)
     client = client if client is not None else s3_client()
     base = spec_path.resolve().parent
     pushed: dict[str, Any] = copy.deepcopy(document)

@@ -84,11 +84,11 @@ _WIDTH, _HEIGHT = 520.0, 220.0
 _LEFT, _RIGHT, _TOP, _BOTTOM = 56.0, 16.0, 14.0, 34.0
 
 
-def _e(value: object) -> str:
+def escape(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _fmt_score(value: float | None) -> str:
+def format_score(value: float | None) -> str:
     return "—" if value is None else f"{value:.6g}"
 
 
@@ -101,49 +101,51 @@ def _fmt_duration(seconds: float | None) -> str:
     return f"{minutes}m {rest:02d}s"
 
 
-def _fmt_usd(usd: float) -> str:
+def format_usd(usd: float) -> str:
     return f"${usd:.4f}"
 
 
 def _opt(value: object | None) -> str:
-    return "—" if value is None else _e(value)
+    return "—" if value is None else escape(value)
 
 
 # ---------------------------------------------------------------- summary
 
 
-def _badge(status: ModernizationStatus) -> str:
-    if status.outcome is None:
-        return f'<span class="badge neutral">{_e(status.phase.value)}</span>'
-    css = _OUTCOME_CLASS.get(status.outcome, "bad")
-    return f'<span class="badge {css} outcome">{_e(status.outcome.value)}</span>'
+def badge(outcome: Outcome | None, phase: str) -> str:
+    """The outcome as a coloured badge; the phase while there is no outcome yet."""
+    if outcome is None:
+        return f'<span class="badge neutral">{escape(phase)}</span>'
+    css = _OUTCOME_CLASS.get(outcome, "bad")
+    return f'<span class="badge {css} outcome">{escape(outcome.value)}</span>'
 
 
 def _summary_rows(status: ModernizationStatus) -> list[tuple[str, str]]:
-    rows: list[tuple[str, str]] = [("Phase", _e(status.phase.value))]
+    rows: list[tuple[str, str]] = [("Phase", escape(status.phase.value))]
     if status.message:
-        rows.append(("Message", _e(status.message)))
+        rows.append(("Message", escape(status.message)))
     if status.stop_reason:
-        rows.append(("Stop reason", _e(status.stop_reason)))
+        rows.append(("Stop reason", escape(status.stop_reason)))
     if status.last_error:
-        rows.append(("Last error", f"<pre>{_e(status.last_error)}</pre>"))
+        rows.append(("Last error", f"<pre>{escape(status.last_error)}</pre>"))
     if status.score is not None:
         score = status.score
-        rows.append(("Metric", _e(score.metric.value)))
-        rows.append(("Target", _e(_fmt_score(score.target))))
-        rows.append(("Best value", _e(_fmt_score(score.value))))
+        rows.append(("Metric", escape(score.metric.value)))
+        rows.append(("Target", escape(format_score(score.target))))
+        rows.append(("Best value", escape(format_score(score.value))))
         rows.append(("Reproduced", "yes" if score.reproduced else "no"))
-    rows.append(("Iterations", _e(status.iterations)))
+    rows.append(("Iterations", escape(status.iterations)))
     rows.append(("Best revision", _opt(status.best_revision)))
     cost = status.cost
-    rows.append(("Cost", _e(_fmt_usd(cost.usd))))
-    rows.append(("Tokens", _e(f"{cost.input_tokens} in / {cost.output_tokens} out")))
+    rows.append(("Cost", escape(format_usd(cost.usd))))
+    rows.append(("Tokens", escape(f"{cost.input_tokens} in / {cost.output_tokens} out")))
     return rows
 
 
 def _summary(status: ModernizationStatus, name: str) -> str:
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in _summary_rows(status))
-    return f"<h1>{_e(name)} {_badge(status)}</h1>\n<dl class='summary'>{items}</dl>"
+    heading = f"<h1>{escape(name)} {badge(status.outcome, status.phase.value)}</h1>"
+    return f"{heading}\n<dl class='summary'>{items}</dl>"
 
 
 # ---------------------------------------------------------------- plot
@@ -194,12 +196,12 @@ def _target_marks(target: float, tolerance: float, ys: _Scale) -> str:
     width = _WIDTH - _RIGHT - _LEFT
     return (
         f'<rect class="band" x="{_LEFT:.1f}" y="{top:.1f}" width="{width:.1f}" '
-        f'height="{max(bottom - top, 0.0):.1f}"><title>target ± {_e(f"{tolerance:g}")}·|target|'
+        f'height="{max(bottom - top, 0.0):.1f}"><title>target ± {escape(f"{tolerance:g}")}·|target|'
         "</title></rect>"
         f'<line class="target" x1="{_LEFT:.1f}" y1="{y:.1f}" x2="{_WIDTH - _RIGHT:.1f}" '
-        f'y2="{y:.1f}"><title>target {_e(_fmt_score(target))}</title></line>'
+        f'y2="{y:.1f}"><title>target {escape(format_score(target))}</title></line>'
         f'<text x="{_WIDTH - _RIGHT - 2:.1f}" y="{y - 3:.1f}" text-anchor="end">'
-        f"target {_e(_fmt_score(target))}</text>"
+        f"target {escape(format_score(target))}</text>"
     )
 
 
@@ -212,10 +214,10 @@ def _point(revision: RevisionRecord, xs: _Scale, ys: _Scale) -> str:
             f'M{x - 4:.1f},{y + 4:.1f}L{x + 4:.1f},{y - 4:.1f}">'
             f"<title>revision {revision.iteration}: no score</title></path>"
         )
-    label = f"revision {revision.iteration}: {_fmt_score(revision.score)}"
+    label = f"revision {revision.iteration}: {format_score(revision.score)}"
     return (
         f'<circle class="point" cx="{x:.1f}" cy="{ys(revision.score):.1f}" r="4">'
-        f"<title>{_e(label)}</title></circle>"
+        f"<title>{escape(label)}</title></circle>"
     )
 
 
@@ -230,7 +232,7 @@ def _axes(revisions: Sequence[RevisionRecord], xs: _Scale, ys: _Scale) -> str:
     for value in (ys.lo, ys.hi):
         parts.append(
             f'<text x="{_LEFT - 4}" y="{ys(value) + 3:.1f}" text-anchor="end">'
-            f"{_e(f'{value:.4g}')}</text>"
+            f"{escape(f'{value:.4g}')}</text>"
         )
     for iteration in sorted({r.iteration for r in revisions}):
         parts.append(
@@ -281,12 +283,22 @@ def _fmt_similarity(similarity: float) -> str:
 def _fidelity_cell(fidelity: Fidelity | None) -> str:
     if fidelity is None:
         return '<td class="num fidelity">—</td>'
-    text = _e(_fmt_similarity(fidelity.similarity))
+    text = escape(_fmt_similarity(fidelity.similarity))
     if not fidelity.flags:
         return f'<td class="num fidelity">{text}</td>'
     count = len(fidelity.flags)
     label = f"{count} flag{'s' if count != 1 else ''}"
     return f'<td class="num fidelity flagged">{text} <span class="flag-count">⚑ {label}</span></td>'
+
+
+def _score_cell(revision: RevisionRecord) -> str:
+    """The score; with several runs, the mean over as many runs, each run's on hover."""
+    shown = escape(format_score(revision.score))
+    if not revision.scores:
+        return shown
+    runs = ", ".join(format_score(value) for value in revision.scores)
+    title = escape(f"runs: {runs}" + (f"; {revision.evidence}" if revision.evidence else ""))
+    return f'<span title="{title}">{shown} <small>({len(revision.scores)} runs)</small></span>'
 
 
 def _revision_row(revision: RevisionRecord, fidelity: bool) -> str:
@@ -296,8 +308,8 @@ def _revision_row(revision: RevisionRecord, fidelity: bool) -> str:
         f"<td>{_opt(revision.outcome)}</td>",
         f"<td>{_opt(revision.fix_type)}</td>",
         f"<td>{_opt(revision.fixer)}</td>",
-        f'<td class="num">{_e(_fmt_score(revision.score))}</td>',
-        f'<td class="num">{_e(_fmt_duration(revision.duration_seconds))}</td>',
+        f'<td class="num">{_score_cell(revision)}</td>',
+        f'<td class="num">{escape(_fmt_duration(revision.duration_seconds))}</td>',
     ]
     if fidelity:
         cells.append(_fidelity_cell(revision.fidelity))
@@ -323,8 +335,8 @@ def _revisions_table(revisions: Sequence[RevisionRecord]) -> str:
 def _flag_item(flag: RiskFlag) -> str:
     # cell-removed names the original's cell in its detail; the others a revision cell
     where = "" if flag.cell is None or flag.kind == "cell-removed" else f" cell {flag.cell}"
-    text = f": {_e(flag.detail)}" if flag.detail else ""
-    return f'<li class="flag"><code class="kind">{_e(flag.kind)}</code>{where}{text}</li>'
+    text = f": {escape(flag.detail)}" if flag.detail else ""
+    return f'<li class="flag"><code class="kind">{escape(flag.kind)}</code>{where}{text}</li>'
 
 
 def _fidelity_flags(revisions: Sequence[RevisionRecord]) -> str:
@@ -335,7 +347,7 @@ def _fidelity_flags(revisions: Sequence[RevisionRecord]) -> str:
         if fidelity is None or not fidelity.flags:
             continue
         items = "".join(_flag_item(flag) for flag in fidelity.flags)
-        similarity = _e(_fmt_similarity(fidelity.similarity))
+        similarity = escape(_fmt_similarity(fidelity.similarity))
         sections.append(
             f'<section class="flags"><h3>Revision {revision.iteration}: '
             f"{similarity} similar to the original</h3><ul>{items}</ul></section>"
@@ -347,14 +359,14 @@ def _fidelity_flags(revisions: Sequence[RevisionRecord]) -> str:
 
 def _fix_section(fix: FixRecord) -> str:
     title = (
-        f"Iteration {fix.iteration}: {_e(fix.issue.value)} → {_e(fix.type.value)} "
-        f"by {_e(fix.fixer)}"
+        f"Iteration {fix.iteration}: {escape(fix.issue.value)} → {escape(fix.type.value)} "
+        f"by {escape(fix.fixer)}"
     )
-    changes = ", ".join(f"cell {c.index} {_e(c.kind)}" for c in fix.changes)
-    summary = _e(fix.summary) if fix.summary else '<span class="muted">(no summary)</span>'
+    changes = ", ".join(f"cell {c.index} {escape(c.kind)}" for c in fix.changes)
+    summary = escape(fix.summary) if fix.summary else '<span class="muted">(no summary)</span>'
     cost = (
         f"{fix.input_tokens} input / {fix.output_tokens} output tokens, "
-        f"{_e(_fmt_usd(fix.cost_usd))}"
+        f"{escape(format_usd(fix.cost_usd))}"
     )
     lines = [f"<h3>{title}</h3>", f'<p class="fix-summary">{summary}</p>']
     if changes:
@@ -380,7 +392,7 @@ def _source(cell: Any) -> str:
 
 
 def _diff_line(line: str) -> str:
-    text = _e(line)
+    text = escape(line)
     if line.startswith(("+++", "---")):
         return f'<span class="hdr">{text}</span>'
     if line.startswith("@@"):
@@ -419,7 +431,7 @@ def _changed_cell(old: int | None, new: int | None, before: str, after: str) -> 
     from_label = "/dev/null" if old is None else f"original cell {old}"
     to_label = "/dev/null" if new is None else f"final cell {new}"
     body = _unified(before, after, from_label, to_label)
-    return f'<div class="cell {css}"><h3>{_e(heading)}</h3>{body}</div>'
+    return f'<div class="cell {css}"><h3>{escape(heading)}</h3>{body}</div>'
 
 
 def _unchanged(old: int, new: int) -> str:
@@ -478,11 +490,15 @@ def render_html(
         "<h2>Changes: original → final</h2>",
         _diff_section(original, final),
     ]
-    body = "\n".join(sections)
+    return page(f"{name} — notebook modernization report", "\n".join(sections))
+
+
+def page(title: str, body: str, style: str = "") -> str:
+    """A self-contained page in the report's style (plus `style`): no script, nothing fetched."""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(name)} — notebook modernization report</title>\n"
-        f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"<title>{escape(title)}</title>\n"
+        f"<style>{_STYLE}{style}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
     )

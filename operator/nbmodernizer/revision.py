@@ -6,6 +6,7 @@ Shared by both drivers: the local CLI runs all of it; in the cluster the runner 
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -14,15 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from nbmodernizer.execute import (
-    ProgressCallback,
-    RunFolder,
-    execute_notebook,
-    prepare_run_folder,
-)
+from nbmodernizer.evidence import weigh
+from nbmodernizer.execute import ProgressCallback, RunFolder, prepare_run_folder, run_notebook
 from nbmodernizer.grade import SubmissionError, grade_submission, score_runs
 from nbmodernizer.notebook import Notebook, copy_notebook
-from nbmodernizer.spec import ModernizationSpec
+from nbmodernizer.spec import ModernizationSpec, RunsPolicy
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, ScoreResult
 
 
@@ -53,10 +50,16 @@ class RunPlan:
     timeout_seconds: float
     runs: int
     submission: str
+    parallel: int = 1  # runs executing at once (each its own kernel and folder)
 
     @staticmethod
-    def of(spec: ModernizationSpec) -> RunPlan:
-        return RunPlan(spec.execution.timeout_seconds, spec.score.runs, spec.score.submission)
+    def of(spec: ModernizationSpec, parallel: int = 1) -> RunPlan:
+        score = spec.score
+        return RunPlan(spec.execution.timeout_seconds, score.runs, score.submission, parallel)
+
+
+# Given the runs finished so far (in the order they finished): are they enough?
+Enough = Callable[[list[RunOutput]], bool]
 
 
 def execute_runs(
@@ -64,20 +67,63 @@ def execute_runs(
     plan: RunPlan,
     folders: FolderFactory,
     progress: Callable[[int], ProgressCallback | None] | None = None,
+    enough: Enough | None = None,
 ) -> list[RunOutput]:
-    """Execute the revision `plan.runs` times, each in a fresh folder; stop at a bad run."""
-    outputs: list[RunOutput] = []
-    for run in range(plan.runs):
+    """Execute the revision up to `plan.runs` times, `plan.parallel` at once, each in a fresh
+    folder. Stops at a run that did not complete, or once `enough` says the runs so far
+    decide; runs still going are then cancelled (their kernels shut down) and not kept."""
+    return asyncio.run(_execute_runs(notebook, plan, folders, progress, enough))
+
+
+async def _execute_runs(
+    notebook: Notebook,
+    plan: RunPlan,
+    folders: FolderFactory,
+    progress: Callable[[int], ProgressCallback | None] | None,
+    enough: Enough | None,
+) -> list[RunOutput]:
+    async def one(run: int) -> RunOutput:
         with folders() as folder:
             executed = copy_notebook(notebook)
             on_cell = progress(run) if progress is not None else None
-            execution = execute_notebook(executed, folder, plan.timeout_seconds, on_cell)
+            execution = await run_notebook(executed, folder, plan.timeout_seconds, on_cell)
             written = folder.working / plan.submission
             submission = written.read_bytes() if written.is_file() else None
-        outputs.append(RunOutput(executed, execution, submission))
-        if execution.status is not ExecutionStatus.COMPLETED:
-            break
+        return RunOutput(executed, execution, submission)
+
+    outputs: list[RunOutput] = []
+    running: dict[asyncio.Task[RunOutput], int] = {}
+    started = 0
+    try:
+        while started < plan.runs or running:
+            while started < plan.runs and len(running) < max(1, plan.parallel):
+                running[asyncio.create_task(one(started))] = started
+                started += 1
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in sorted(done, key=running.__getitem__):
+                del running[task]
+                outputs.append(task.result())
+            failed = any(o.execution.status is not ExecutionStatus.COMPLETED for o in outputs)
+            if failed or (enough is not None and enough(outputs)):
+                break
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
     return outputs
+
+
+def adaptive_stop(answers: pd.DataFrame, spec: ModernizationSpec) -> Enough | None:
+    """For `runsPolicy: adaptive` where the answers are at hand (the local CLI): grade the
+    runs as they finish and stop once `evidence.weigh` says they decide. None for `fixed`."""
+    if spec.score.runs_policy is RunsPolicy.FIXED:
+        return None
+
+    def enough(outputs: list[RunOutput]) -> bool:
+        score = grade_runs([output.submission for output in outputs], answers, spec)
+        return score.reason is not None or weigh(score.values, spec.score).enough
+
+    return enough
 
 
 def representative_index(executions: list[ExecutionResult]) -> int:

@@ -15,7 +15,6 @@ only when that could not happen (S3 unreachable, revision missing).
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -27,11 +26,12 @@ from nbmodernizer.engine import load_notebook, store_execution
 from nbmodernizer.execute import RunFolder
 from nbmodernizer.notebook import NotebookError
 from nbmodernizer.revision import FolderFactory, RunPlan, execute_runs
-from nbmodernizer.sources import fetch_dir
-from nbmodernizer.store import RevisionStore, StoreError, open_store
+from nbmodernizer.store import StoreError
+from nbmodernizer.store.layout import parse_revision_folder_uri
+from nbmodernizer.store.revisions import RevisionStore, open_store
+from nbmodernizer.store.s3 import fetch_dir
 
 EXIT_INFRASTRUCTURE = 3
-_REVISION = re.compile(r"^(?P<root>.+?)/revisions/(?P<number>\d+)/?$")
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,11 @@ class RevisionRef:
 
 def parse_revision(uri: str) -> RevisionRef:
     """`<store root>/revisions/0003/` -> the store and revision 3."""
-    match = _REVISION.match(uri)
-    if match is None:
+    parsed = parse_revision_folder_uri(uri)
+    if parsed is None:
         raise ValueError(f"--revision must end in /revisions/<number>/: {uri!r}")
-    return RevisionRef(open_store(match.group("root")), int(match.group("number")))
+    root, revision = parsed
+    return RevisionRef(open_store(root), revision)
 
 
 def fixed_folders(working: Path, inputs: Path) -> FolderFactory:

@@ -57,6 +57,11 @@ class Metric(StrEnum):
     QWK = "qwk"
 
 
+class RunsPolicy(StrEnum):
+    FIXED = "fixed"  # every run, then the t-test (the paper's)
+    ADAPTIVE = "adaptive"  # stop once an interval of the mean is inside or outside the band
+
+
 class ScoreSpec(CamelModel):
     metric: Metric
     target: float = Field(description="The originally reported score, s_t.")
@@ -70,6 +75,11 @@ class ScoreSpec(CamelModel):
     tolerance: float = Field(default=0.10, ge=0.0, le=1.0, description="Relative band τ.")
     runs: int = Field(default=1, ge=1, le=100, description="Executions per score check.")
     p_value: float = Field(default=0.05, gt=0.0, lt=1.0)
+    runs_policy: RunsPolicy = Field(
+        default=RunsPolicy.FIXED,
+        description="fixed: every run, then the t-test; adaptive: stop once the runs so far "
+        "decide (see nbmodernizer.evidence for the rule and its error rates).",
+    )
 
 
 # --- Kubernetes value syntax, checked here so a bad spec fails before any Job is created. ---
@@ -299,9 +309,14 @@ class LLMSpec(CamelModel):
     input_usd_per_m_tok: float | None = Field(default=None, ge=0, alias="inputUSDPerMTok")
     output_usd_per_m_tok: float | None = Field(default=None, ge=0, alias="outputUSDPerMTok")
     temperature: float | None = Field(default=None, ge=0, le=2)
+    reasoning_effort: Literal["minimal", "low", "medium", "high"] | None = Field(
+        default=None, description="For reasoning models; dropped if the endpoint refuses it."
+    )
     max_output_tokens: int = Field(default=8192, ge=1, le=1_000_000)
     mode: Literal["cell", "file"] = Field(
-        default="cell", description="cell: only the cells needed; file: the whole notebook."
+        default="cell",
+        description="cell: only the cells needed (escalating once to the whole notebook after "
+        "two cell-mode fixes of the same issue did not hold); file: the whole notebook.",
     )
     timeout_seconds: float = Field(default=300, gt=0, le=3600)
     max_retries: int = Field(default=4, ge=0, le=20)

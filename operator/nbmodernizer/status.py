@@ -6,7 +6,9 @@ same `ModernizationStatus` object.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from pydantic import Field
 
@@ -97,6 +99,9 @@ class ScoreResult(CamelModel):
     reproduced: bool = False
     p_value: float | None = None
     relative_gap: float | None = None
+    evidence: str | None = Field(
+        default=None, description="With several runs: why this many runs decided the score."
+    )
 
 
 class Diagnosis(CamelModel):
@@ -151,6 +156,12 @@ class FixRecord(CamelModel):
     cost_usd: float = 0.0
     requests: int = 0
     rejected_replies: int = 0
+    estimated_replies: int = Field(
+        default=0, description="Replies without token usage: their tokens are estimated."
+    )
+    mode: str | None = Field(
+        default=None, description="llm: cell (the cells involved) or file (the whole notebook)."
+    )
     fidelity: Fidelity | None = Field(
         default=None, description="How close the revision this fix made stays to the original."
     )
@@ -163,6 +174,7 @@ class FixRecord(CamelModel):
             output_tokens=self.output_tokens,
             requests=self.requests,
             rejected_replies=self.rejected_replies,
+            estimated_replies=self.estimated_replies,
         )
 
 
@@ -174,6 +186,12 @@ class RevisionRecord(CamelModel):
     fix_type: FixType | None = None
     fixer: str | None = None
     score: float | None = None
+    scores: list[float] = Field(
+        default_factory=list, description="With several runs: each graded run's score."
+    )
+    evidence: str | None = Field(
+        default=None, description="With several runs: why this many runs decided the score."
+    )
     duration_seconds: float | None = None
     fidelity: Fidelity | None = None
 
@@ -183,6 +201,9 @@ class ScoreSummary(CamelModel):
     target: float
     value: float | None = None
     reproduced: bool = False
+    tolerance: float | None = Field(
+        default=None, description="The relative band τ the score is judged in (score.tolerance)."
+    )
 
 
 class CostSummary(CamelModel):
@@ -193,6 +214,7 @@ class CostSummary(CamelModel):
     output_tokens: int = 0
     requests: int = 0
     rejected_replies: int = 0
+    estimated_replies: int = 0  # replies without token usage: their tokens are estimated
 
     def plus(self, other: CostSummary) -> CostSummary:
         return CostSummary(
@@ -201,6 +223,7 @@ class CostSummary(CamelModel):
             output_tokens=self.output_tokens + other.output_tokens,
             requests=self.requests + other.requests,
             rejected_replies=self.rejected_replies + other.rejected_replies,
+            estimated_replies=self.estimated_replies + other.estimated_replies,
         )
 
 
@@ -232,3 +255,26 @@ class ModernizationStatus(CamelModel):
     )
     started_at: str | None = None
     completed_at: str | None = None
+    report: str | None = Field(
+        default=None,
+        description="Where the HTML report of the finished run is (in a cluster: an s3:// URI "
+        "beside its revisions).",
+    )
+    final_notebook: str | None = Field(
+        default=None, description="Where the best revision, executed, is (final.ipynb)."
+    )
+
+    def merge_patch(self, previous: Mapping[str, Any]) -> dict[str, Any]:
+        """The wire object as a merge patch (RFC 7386) over the `previous` one: a field this
+        status no longer has (a `lastError` fixed since) is null, so the patch removes it."""
+        wire = self.to_wire()
+        for name, field in type(self).model_fields.items():
+            key = field.alias or name
+            if key in previous and key not in wire:
+                wire[key] = None
+        return wire
+
+
+# Fields the operator writes to .status beside the model (cluster/crd.py's STATUS_EXTENSIONS):
+# a report.json pulled from a cluster holds them too.
+OPERATOR_STATUS_FIELDS = ("observedGeneration", "conditions")

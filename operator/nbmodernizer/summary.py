@@ -25,6 +25,8 @@ def _revision_record(attempt: Attempt, uri: str) -> RevisionRecord:
         fix_type=fix.type if fix else None,
         fixer=fix.fixer if fix else None,
         score=attempt.score.value,
+        scores=attempt.score.values if len(attempt.score.values) > 1 else [],
+        evidence=attempt.score.evidence,
         duration_seconds=attempt.execution.duration_seconds,
         fidelity=fix.fidelity if fix else None,
     )
@@ -38,6 +40,7 @@ def _score_summary(spec: ScoreSpec | None, best: Attempt | None) -> ScoreSummary
         target=spec.target,
         value=best.score.value if best else None,
         reproduced=bool(best and best.score.reproduced),
+        tolerance=spec.tolerance,
     )
 
 

@@ -59,6 +59,7 @@ SECRETS = Res("", "v1", "secrets")
 CONFIGMAPS = Res("", "v1", "configmaps")
 PODS = Res("", "v1", "pods")
 JOBS = Res("batch", "v1", "jobs")
+LEASES = Res("coordination.k8s.io", "v1", "leases")
 CRDS = Res("apiextensions.k8s.io", "v1", "customresourcedefinitions", namespaced=False)
 
 NBM_GROUP = "nbmodernizer.dev"
@@ -109,6 +110,7 @@ BUILTIN_RESOURCES: dict[Res, tuple[str, str, bool, set[str], set[str], set[str]]
     CONFIGMAPS: ("ConfigMap", "configmap", True, {"cm"}, set(), set()),
     PODS: ("Pod", "pod", True, {"po"}, {"status", "log"}, {"all"}),
     JOBS: ("Job", "job", True, set(), {"status"}, {"all"}),
+    LEASES: ("Lease", "lease", True, set(), set(), set()),
     CRDS: ("CustomResourceDefinition", "customresourcedefinition", False, {"crd", "crds"},
            {"status"}, set()),
 }  # fmt: skip

@@ -5,8 +5,8 @@ are for machines (`kubectl wait --for=condition=Reproduced`).
 |----------------|---------------------------------------------|---------------------------------|
 | Progressing    | the loop is still going                     | the phase; Finished when done   |
 | Reproduced     | it finished and the score reproduces        | the outcome; NotFinished        |
-| SpecAccepted   | the spec is valid and unchanged since start | Accepted, InvalidSpec,          |
-|                |                                             | SpecChangedAfterStart           |
+| SpecAccepted   | the spec is valid, its files admitted       | Accepted, InvalidSpec,          |
+|                | (`admit`), and unchanged since start        | SpecChangedAfterStart           |
 | StoreAvailable | the revision store answered last time       | Available, StoreUnavailable     |
 """
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import kopf
@@ -20,6 +24,7 @@ from nbmodernizer import metrics
 from nbmodernizer.cluster.jobs import LABEL_MANAGED_BY, LABEL_MODERNIZATION
 from nbmodernizer.cluster.jobstate import Capacity, job_key, job_state
 from nbmodernizer.cluster.kube import PLURAL, Kube
+from nbmodernizer.cluster.leader import LeaderElection, LeaseTiming
 from nbmodernizer.cluster.reconcile import Reconciler
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.grade import import_grading_libraries
@@ -28,6 +33,7 @@ from nbmodernizer.status import Phase
 
 log = logging.getLogger("nbmodernizer.operator")
 MANAGED_BY = "nbmodernizer-operator"  # the value build_job gives LABEL_MANAGED_BY
+LEASE_NAME = "nbmodernizer-operator"
 
 
 class WorkQueue:
@@ -150,9 +156,53 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     return registry
 
 
+class _Healthy(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def _healthy_while_standing_by(port: int) -> Iterator[None]:
+    """A standby is alive, though not leading: its liveness probe must not restart it."""
+    if not port:
+        yield
+        return
+    ThreadingHTTPServer.allow_reuse_address = True
+    server = ThreadingHTTPServer(("0.0.0.0", port), _Healthy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()  # kopf's liveness endpoint takes the port next
+
+
+def lead(settings: OperatorSettings) -> None:
+    """Wait to hold the operator's Lease, then keep it; exit at once if it is lost."""
+    identity = f"{socket.gethostname()}-{os.getpid()}"
+    timing = LeaseTiming.of(settings.lease_seconds)
+    election = LeaderElection(Kube(), settings.lease_namespace, LEASE_NAME, identity, timing)
+
+    with _healthy_while_standing_by(settings.health_port):
+        election.acquire()
+
+    def lost() -> None:
+        logging.shutdown()
+        os._exit(1)  # acting on without the Lease could duplicate work; a restart stands by
+
+    election.keep(on_lost=lost)
+
+
 def run(settings: OperatorSettings) -> None:
     if settings.s3_endpoint:  # the operator's own S3 client reads it too (store.s3_client)
         os.environ["AWS_ENDPOINT_URL_S3"] = settings.s3_endpoint
+    if settings.leader_election:
+        lead(settings)
     operator = Operator(settings)
     registry = build_registry(operator)
     liveness = f"http://0.0.0.0:{settings.health_port}/healthz" if settings.health_port else None

@@ -9,10 +9,10 @@ The runner contract (`nbmod run-iteration`, implemented elsewhere):
     command: ["nbmod", "run-iteration"]
     args:
       --revision S3_URI         the revision's folder, `<revision prefix>/revisions/NNNN/`
-                                (`revision_prefix()`; NNNN: the iteration, 4 digits as in
-                                `nbmodernizer.store`); the notebook is `notebook.ipynb` in it,
-                                and the runner writes its outputs (executed.ipynb,
-                                execution.json, submission*.csv) there.
+                                (`revision_prefix()`; `nbmodernizer.store.layout`); the
+                                notebook is `notebook.ipynb` in it, and the runner writes
+                                its outputs (executed.ipynb, execution.json,
+                                submission*.csv) there.
       --inputs S3_URI           only when `spec.inputs` is an s3:// URI and no
                                 `execution.inputsVolumeClaim` is set: the runner copies it
                                 into --input-dir before executing.
@@ -67,7 +67,7 @@ from nbmodernizer.spec import (
     parse_modernization,
     problems_from,
 )
-from nbmodernizer.store import revision_key
+from nbmodernizer.store.layout import revision_folder_uri
 
 COMMAND = ["nbmod", "run-iteration"]
 CONTAINER = "runner"
@@ -156,7 +156,7 @@ def revision_prefix(settings: JobSettings, namespace: str, name: str) -> str:
 
 def revision_uri(settings: JobSettings, namespace: str, name: str, iteration: int) -> str:
     """The folder of one revision: `<revision_prefix>/revisions/NNNN/`."""
-    return f"{revision_prefix(settings, namespace, name)}/{revision_key(iteration, '')}"
+    return revision_folder_uri(revision_prefix(settings, namespace, name), iteration)
 
 
 def _short_hash(text: str) -> str:

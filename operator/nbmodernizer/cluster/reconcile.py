@@ -17,35 +17,26 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import json
-import tempfile
 import threading
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from nbmodernizer import metrics
+from nbmodernizer.admit import InvalidInputError, admit, read_answers
 from nbmodernizer.cluster.conditions import conditions_for
+from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
+from nbmodernizer.cluster.outputs import publish, published
 from nbmodernizer.cluster.settings import OperatorSettings
-from nbmodernizer.engine import (
-    fix_step,
-    grade_revision,
-    has_execution,
-    record_result,
-    replay,
-)
+from nbmodernizer.engine import fix_step, grade_revision, record_result, replay
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.registry import FixerEnvironment
-from nbmodernizer.grade import AnswersError, load_answers, score_runs
+from nbmodernizer.grade import score_runs
 from nbmodernizer.loop import Action, Execute, Finish, LoopState, Unrunnable, start, step
-from nbmodernizer.notebook import NotebookError, parse_notebook
-from nbmodernizer.sources import fetch_file, is_s3, read_bytes
 from nbmodernizer.spec import (
     ModernizationSpec,
     NotebookModernization,
@@ -58,12 +49,19 @@ from nbmodernizer.status import (
     Outcome,
     Phase,
 )
-from nbmodernizer.store import NOTEBOOK, RevisionStore, S3Store, StoreError, delete_prefix
-from nbmodernizer.store_cache import CachedStore, ObjectCache
+from nbmodernizer.store import StoreError
+from nbmodernizer.store.cache import CachedStore, ObjectCache
+from nbmodernizer.store.revisions import (
+    RevisionStore,
+    S3Store,
+    has_execution,
+    read_spec,
+    write_spec,
+)
+from nbmodernizer.store.s3 import delete_prefix
 from nbmodernizer.summary import build_status
 
 FINALIZER = "nbmodernizer.dev/cleanup"
-SPEC_SNAPSHOT = "spec.json"
 QUEUED_RETRY_SECONDS = 5.0
 FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
 ANSWERS_CACHED = 256
@@ -81,7 +79,8 @@ class Requeue:
 
 
 class InvalidResourceError(Exception):
-    """The resource cannot run; the message names the field."""
+    """The resource cannot start: an invalid spec, or inputs that are not admitted; the message
+    names the field."""
 
 
 EventSink = Callable[[dict[str, Any], str, str, str], None]  # (object, type, reason, message)
@@ -108,7 +107,6 @@ class Reconciler:
         self.phases: dict[str, Phase] = {}
         self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
         self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
-        self.started: set[str] = set()  # keys whose revision 0 is known to be stored
         self.answers: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
         # revision files read or written (write-once: never stale); None: off
         cache_bytes = settings.store_cache_mib * 2**20
@@ -140,7 +138,10 @@ class Reconciler:
         key = job_key(namespace, name)
         try:
             requeue = self._advance(obj, resource)
-        except InvalidResourceError as error:  # e.g. the answers vanished mid-run
+        except InvalidResourceError as error:  # not admitted
+            self._finish_unrunnable(obj, str(error), spec_error=str(error))
+            return Requeue()
+        except InvalidInputError as error:  # e.g. the answers vanished mid-run
             self._finish_unrunnable(obj, str(error))
             return Requeue()
         except StoreError as error:
@@ -154,11 +155,7 @@ class Reconciler:
         meta = obj["metadata"]
         namespace, name = meta["namespace"], meta["name"]
         store = self._open_store(revision_prefix(self.jobs, namespace, name))
-        key = job_key(namespace, name)
         spec = self._frozen_spec(store, obj, resource)
-        if key not in self.started:  # revision 0 is written once; no need to look again
-            self._keep_original(store, spec)
-            self.started.add(key)
         state, action = replay(store, spec.fix.max_iterations)
         notes: list[str] = list((obj.get("status") or {}).get("notes") or [])
         while True:
@@ -257,24 +254,9 @@ class Reconciler:
 
     def _parse(self, obj: dict[str, Any]) -> NotebookModernization:
         try:
-            resource = parse_modernization(obj, "resource")
+            return parse_modernization(obj, "resource")
         except SpecError as error:
             raise InvalidResourceError("; ".join(error.problems)) from None
-        spec = resource.spec
-        for field, ref in (
-            ("spec.notebook", spec.notebook),
-            ("spec.score.answers", spec.score.answers),
-        ):
-            if not is_s3(ref):
-                raise InvalidResourceError(
-                    f"{field}: in a cluster it must be an s3:// URI: {ref!r}"
-                )
-        if spec.inputs and not is_s3(spec.inputs) and spec.execution.inputs_volume_claim is None:
-            raise InvalidResourceError(
-                f"spec.inputs: in a cluster it must be an s3:// URI (or use "
-                f"execution.inputsVolumeClaim): {spec.inputs!r}"
-            )
-        return resource
 
     def _frozen_spec(
         self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
@@ -287,53 +269,33 @@ class Reconciler:
     def _read_or_freeze_spec(
         self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
     ) -> ModernizationSpec:
-        if store.exists(0, SPEC_SNAPSHOT):
-            snapshot = json.loads(store.get(0, SPEC_SNAPSHOT))
-            return ModernizationSpec.model_validate(snapshot["spec"])
-        document = {
-            "generation": obj["metadata"].get("generation"),
-            "spec": resource.spec.to_wire(),
-        }
-        store.put(
-            0, SPEC_SNAPSHOT, (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
-        )
-        return resource.spec
-
-    def _keep_original(self, store: RevisionStore, spec: ModernizationSpec) -> None:
-        if not store.exists(0, NOTEBOOK):
-            try:
-                original = read_bytes(spec.notebook, Path("/"))
-            except FileNotFoundError:
-                raise InvalidResourceError(f"spec.notebook: not found: {spec.notebook}") from None
-            store.put(0, NOTEBOOK, original)
-            try:
-                parse_notebook(original)
-            except NotebookError as error:
-                raise InvalidResourceError(f"spec.notebook: {error}") from None
-            self._answers(spec)  # fail before any Job when the answers cannot be used
+        """The spec the run started with; at the start, the resource's spec once it is admitted
+        (revision 0 kept, the answers usable: no Job runs before that)."""
+        frozen = read_spec(store)
+        if frozen is not None:
+            return frozen
+        spec = resource.spec
+        try:
+            admitted = admit(spec, None, store)
+        except InvalidInputError as error:
+            raise InvalidResourceError(str(error)) from None
+        self._keep_answers(spec.score.answers, admitted.answers)
+        write_spec(store, spec, obj["metadata"].get("generation"))
+        return spec
 
     def _answers(self, spec: ModernizationSpec) -> Any:
         """The answers, read once per URI (pushed files are never changed)."""
         cached = self.answers.get(spec.score.answers)
         if cached is None:
-            cached = self._read_answers(spec)
-            with self.lock:
-                if len(self.answers) >= ANSWERS_CACHED:
-                    self.answers.pop(next(iter(self.answers)))
-                self.answers[spec.score.answers] = cached
+            cached = read_answers(spec.score, None)
+            self._keep_answers(spec.score.answers, cached)
         return cached
 
-    def _read_answers(self, spec: ModernizationSpec) -> Any:
-        with tempfile.TemporaryDirectory(prefix="nbmod-answers-") as scratch:
-            try:
-                path = fetch_file(spec.score.answers, Path("/"), Path(scratch))
-                return load_answers(path, spec.score.id_column)
-            except FileNotFoundError:
-                raise InvalidResourceError(
-                    f"spec.score.answers: not found: {spec.score.answers}"
-                ) from None
-            except AnswersError as error:
-                raise InvalidResourceError(f"spec.score.answers: {error}") from None
+    def _keep_answers(self, uri: str, answers: Any) -> None:
+        with self.lock:
+            if len(self.answers) >= ANSWERS_CACHED:
+                self.answers.pop(next(iter(self.answers)))
+            self.answers[uri] = answers
 
     def _chain(self, obj: dict[str, Any], spec: ModernizationSpec) -> FixerChain:
         key: str | None = None
@@ -370,7 +332,9 @@ class Reconciler:
             completed_at=now() if finished else None,
             notes=notes,
         )
-        wire = status.to_wire()
+        if finished and spec is not None and store is not None:  # report.html, final.ipynb
+            status = publish(store, status, obj["metadata"]["name"], spec.score.tolerance)
+        wire = status.merge_patch(previous)  # what no longer holds (a fixed lastError) goes
         if iteration is not None:
             wire["iteration"] = iteration
         generation = obj["metadata"].get("generation")
@@ -422,6 +386,9 @@ class Reconciler:
         metrics.observe_finish(state)
         kind = "Normal" if outcome.reproducible else "Warning"
         self._event(obj, kind, "Finished", f"{outcome.value}: {state.finish.reason}")
+        where = published(obj.get("status") or {})
+        if where:
+            self._event(obj, "Normal", "ReportStored", where)
         self._forget_stored(store.uri)  # a finished run is not replayed again
 
     def _finish_unrunnable(
@@ -532,32 +499,9 @@ class Reconciler:
     # -- events and bookkeeping -------------------------------------------------------------
 
     def _event(self, obj: dict[str, Any], kind: str, reason: str, message: str) -> None:
-        meta = obj["metadata"]
-        stamp = now()
-        event = {
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {
-                "name": f"{meta['name']}.{uuid.uuid4().hex[:16]}",
-                "namespace": meta["namespace"],
-            },
-            "involvedObject": {
-                "apiVersion": obj.get("apiVersion"),
-                "kind": obj.get("kind"),
-                "name": meta["name"],
-                "namespace": meta["namespace"],
-                "uid": meta.get("uid"),
-            },
-            "type": kind,
-            "reason": reason,
-            "message": message[:1024],
-            "source": {"component": "nbmodernizer-operator"},
-            "firstTimestamp": stamp,
-            "lastTimestamp": stamp,
-            "count": 1,
-        }
+        event = event_for(obj, kind, reason, message, now())
         with contextlib.suppress(KubeError):  # events are best effort: never block the loop
-            self.kube.create(Paths.events(meta["namespace"]), event)
+            self.kube.create(Paths.events(obj["metadata"]["namespace"]), event)
 
     def _fix_event(self, obj: dict[str, Any], revision: int, record: Any, notes: list[str]) -> None:
         if record is None:
@@ -589,7 +533,6 @@ class Reconciler:
         with self.lock:
             self.phases.pop(job_key(namespace, name), None)
             self.frozen.pop(job_key(namespace, name), None)
-            self.started.discard(job_key(namespace, name))
         self._publish_phases()
 
     def _publish_phases(self) -> None:

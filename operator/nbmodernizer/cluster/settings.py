@@ -20,6 +20,10 @@
 | --store-cache-mib       | NBMOD_STORE_CACHE_MIB         | 64 (revision files kept; 0: off) |
 | --retry-seconds         | NBMOD_RETRY_SECONDS           | 30                               |
 | --deadline-margin-seconds | NBMOD_DEADLINE_MARGIN_SECONDS | 120 (added to timeout x runs) |
+| --leader-election       | NBMOD_LEADER_ELECTION=true    | off (one replica)                |
+| --lease-namespace       | NBMOD_LEASE_NAMESPACE         | POD_NAMESPACE, else the first    |
+|                         |                               | watched namespace, else default  |
+| --lease-seconds         | NBMOD_LEASE_SECONDS           | 15 (a standby takes over after)  |
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ class OperatorSettings:
     store_cache_mib: int = 64
     retry_seconds: float = 30.0
     deadline_margin_seconds: int = 120
+    # Several replicas, one active: the holder of a Lease (cluster/leader.py).
+    leader_election: bool = False
+    lease_namespace: str = "default"
+    lease_seconds: float = 15.0
 
     def jobs(self) -> JobSettings:
         return JobSettings(
@@ -85,6 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store-cache-mib", type=int)
     parser.add_argument("--retry-seconds", type=float)
     parser.add_argument("--deadline-margin-seconds", type=int)
+    parser.add_argument("--leader-election", action="store_true", default=None)
+    parser.add_argument("--lease-namespace")
+    parser.add_argument("--lease-seconds", type=float)
 
 
 class SettingsError(ValueError):
@@ -157,7 +168,17 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
                 "--deadline-margin-seconds",
             )
         ),
+        leader_election=(
+            args.leader_election
+            or (_pick(None, "NBMOD_LEADER_ELECTION") or "").lower() in ("1", "true", "yes")
+        ),
+        lease_namespace=_pick(args.lease_namespace, "NBMOD_LEASE_NAMESPACE")
+        or os.environ.get("POD_NAMESPACE")
+        or (namespaces[0] if namespaces else "default"),
+        lease_seconds=_number(args.lease_seconds, "NBMOD_LEASE_SECONDS", 15.0, "--lease-seconds"),
     )
+    if settings.lease_seconds < 3:
+        raise SettingsError("--lease-seconds / NBMOD_LEASE_SECONDS must be at least 3")
     if settings.store_cache_mib < 0:
         raise SettingsError("--store-cache-mib must be 0 (off) or more")
     if settings.max_concurrent_jobs < 1 or settings.workers < 1:

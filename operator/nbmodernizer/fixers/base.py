@@ -17,6 +17,7 @@ from nbmodernizer.status import (
     CostSummary,
     Diagnosis,
     ExecutionResult,
+    FixRecord,
     FixType,
     Issue,
     ScoreResult,
@@ -38,12 +39,14 @@ class FixRequest:
     input_dir: Path | None
     history: tuple[Diagnosis, ...] = ()  # earlier revisions' diagnoses, oldest first
     spent: CostSummary = field(default_factory=CostSummary)  # by fixers so far in this run
+    fixes: tuple[FixRecord, ...] = ()  # how each revision so far was made, oldest first
 
 
 @dataclass(frozen=True)
 class FixProposal:
     notebook: Notebook
     summary: str
+    mode: str | None = None  # the LLM's: cell or file
 
 
 @dataclass(frozen=True)

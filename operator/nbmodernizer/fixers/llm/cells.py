@@ -5,15 +5,12 @@ from __future__ import annotations
 import ast
 from datetime import datetime
 
-from nbmodernizer.ipython_lines import mask_ipython
+from nbmodernizer.cells import parse
 from nbmodernizer.notebook import Notebook, code_cell_indices
 
 
 def _tree(source: str) -> ast.Module | None:
-    try:
-        return ast.parse(mask_ipython(source)[0])
-    except SyntaxError:
-        return None
+    return parse(source).tree
 
 
 def defined_names(source: str) -> set[str]:

@@ -1,6 +1,13 @@
 """Chat Completions over the `openai` client: non-streaming, our own retries with backoff
-(429, 5xx, timeouts, connection errors; never 400/401/403/404), structured output where the
-endpoint takes it, and a fallback for parameters an endpoint refuses."""
+(429, 5xx, timeouts, connection errors; never 400/401/403/404), and what OpenAI-compatible
+servers differ in, learnt from their 400s and kept for the next request:
+
+* structured output: `json_schema`, else `json_object`, else plain text (the reply parser
+  finds the JSON in prose and code fences either way);
+* the output limit: `max_completion_tokens` (OpenAI's), else `max_tokens` (older servers);
+* `temperature` (reasoning models refuse it) and `reasoning_effort` (others refuse it);
+* a reply without `usage`: its tokens are estimated from the text, and counted as estimated.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +20,13 @@ from typing import Any
 import openai
 
 from nbmodernizer.fixers.base import RequestObserver
+from nbmodernizer.fixers.llm.prompt import approximate_tokens
 from nbmodernizer.fixers.llm.reply import REPLY_SCHEMA
 from nbmodernizer.spec import LLMSpec
 
 MAX_BACKOFF_SECONDS = 60.0
+# What to ask for, best first; None: no response_format at all.
+RESPONSE_FORMATS: tuple[str | None, ...] = ("json_schema", "json_object", None)
 
 
 @dataclass(frozen=True)
@@ -25,6 +35,7 @@ class Completion:
     input_tokens: int
     output_tokens: int
     requests: int  # HTTP requests it took, retries included
+    estimated: bool = False  # the server reported no usage: tokens estimated from the text
 
 
 class LLMError(Exception):
@@ -75,9 +86,14 @@ class ChatClient:
         self.backoff_seconds = backoff_seconds
         self.observe = observe or (lambda _model, _status: None)
         self.sleep = sleep
-        self.structured = True
+        self.response_formats = list(RESPONSE_FORMATS)
         self.token_limit_name = "max_completion_tokens"
         self.send_temperature = spec.temperature is not None
+        self.send_reasoning_effort = spec.reasoning_effort is not None
+
+    @property
+    def response_format(self) -> str | None:
+        return self.response_formats[0]
 
     def _arguments(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         arguments: dict[str, Any] = {
@@ -87,24 +103,35 @@ class ChatClient:
         }
         if self.send_temperature:
             arguments["temperature"] = self.spec.temperature
-        if self.structured:
+        if self.send_reasoning_effort:
+            arguments["reasoning_effort"] = self.spec.reasoning_effort
+        if self.response_format == "json_schema":
             arguments["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "notebook_fix", "strict": True, "schema": REPLY_SCHEMA},
             }
+        elif self.response_format == "json_object":
+            arguments["response_format"] = {"type": "json_object"}
         return arguments
 
     def _adapt(self, error: openai.BadRequestError) -> bool:
         """Drop what this endpoint refuses; True when there is something left to try."""
         message = str(error).lower()
-        if self.structured and ("response_format" in message or "json_schema" in message):
-            self.structured = False
+        if self.response_format is not None and (
+            "response_format" in message or self.response_format in message
+        ):
+            self.response_formats.pop(0)
             return True
-        if self.token_limit_name == "max_completion_tokens" and "max_completion_tokens" in message:
+        if self.token_limit_name in message:
+            if self.token_limit_name == "max_tokens":
+                return False  # neither name is taken
             self.token_limit_name = "max_tokens"
             return True
         if self.send_temperature and "temperature" in message:
             self.send_temperature = False
+            return True
+        if self.send_reasoning_effort and "reasoning_effort" in message:
+            self.send_reasoning_effort = False
             return True
         return False
 
@@ -137,7 +164,7 @@ class ChatClient:
                 self.observe(self.model, _status_of(error))
                 raise LLMError(f"{_status_of(error)}: {error}", requests) from None
             self.observe(self.model, "200")
-            return self._completion(response, requests)
+            return self._completion(response, requests, messages)
 
     def _backoff(self, retry: int, error: Exception) -> float:
         hinted = _retry_after(error)
@@ -147,14 +174,19 @@ class ChatClient:
         return float(min(exponential * (0.5 + random.random() / 2), MAX_BACKOFF_SECONDS))
 
     @staticmethod
-    def _completion(response: Any, requests: int) -> Completion:
+    def _completion(response: Any, requests: int, messages: list[dict[str, str]]) -> Completion:
         content = ""
         if response.choices:
             content = response.choices[0].message.content or ""
         usage = response.usage
+        if usage is None or usage.prompt_tokens is None:
+            sent = "\n".join(message["content"] for message in messages)
+            return Completion(
+                content, approximate_tokens(sent), approximate_tokens(content), requests, True
+            )
         return Completion(
             content=content,
-            input_tokens=int(usage.prompt_tokens) if usage else 0,
-            output_tokens=int(usage.completion_tokens) if usage else 0,
+            input_tokens=int(usage.prompt_tokens),
+            output_tokens=int(usage.completion_tokens or 0),
             requests=requests,
         )

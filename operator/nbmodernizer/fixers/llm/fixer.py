@@ -14,6 +14,19 @@ from nbmodernizer.status import CostSummary
 MAX_SUMMARY = 600
 
 
+def choose_mode(configured: str, request: FixRequest) -> str:
+    """`file` when configured; else `cell`, but once `file` after the last two fixes were
+    cell-mode LLM fixes of this same issue that did not make it go away."""
+    if configured == "file":
+        return "file"
+    last = request.fixes[-2:]
+    failed_twice = len(last) == 2 and all(
+        fix.fixer == LLMFixer.name and fix.mode == "cell" and fix.issue is request.issue
+        for fix in last
+    )
+    return "file" if failed_twice else "cell"
+
+
 def apply_reply(notebook: Notebook, reply: Reply) -> Notebook:
     changed = copy_notebook(notebook)
     for index, source in reply.cells.items():
@@ -39,7 +52,9 @@ class LLMFixer:
         return self.budget_usd is not None and spent >= self.budget_usd
 
     def propose(self, request: FixRequest) -> FixAttempt:
-        prompt = build_prompt(request, self.spec.mode)
+        mode = choose_mode(self.spec.mode, request)
+        prompt = build_prompt(request, mode)
+        sources = {i: cell.source for i, cell in enumerate(request.notebook.cells)}
         messages = prompt.messages
         spent = CostSummary()
         rejection = ""
@@ -61,10 +76,11 @@ class LLMFixer:
                     input_tokens=completion.input_tokens,
                     output_tokens=completion.output_tokens,
                     requests=completion.requests,
+                    estimated_replies=int(completion.estimated),
                 )
             )
             try:
-                reply = parse_reply(completion.content, prompt.editable)
+                reply = parse_reply(completion.content, prompt.editable, sources)
             except ReplyError as error:
                 rejection = str(error)
                 spent = spent.plus(CostSummary(rejected_replies=1))
@@ -79,5 +95,6 @@ class LLMFixer:
                 ]
                 continue
             summary = (reply.plan or reply.diagnosis)[:MAX_SUMMARY]
-            return FixAttempt(FixProposal(apply_reply(request.notebook, reply), summary), spent)
+            proposal = FixProposal(apply_reply(request.notebook, reply), summary, mode)
+            return FixAttempt(proposal, spent)
         return FixAttempt(None, spent, f"every reply was rejected; last: {rejection}")

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nbmodernizer.ipython_lines import mask_ipython
+from nbmodernizer.cells import parse
 
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -71,14 +71,15 @@ def extract_json(content: str) -> dict[str, Any]:
 
 
 def _parses(source: str) -> str | None:
-    try:
-        ast.parse(mask_ipython(source)[0])
-    except SyntaxError as error:
-        return f"line {error.lineno}: {error.msg}"
-    return None
+    parsed = parse(source)
+    return parsed.error if parsed.is_python and parsed.tree is None else None
 
 
-def parse_reply(content: str, editable: frozenset[int]) -> Reply:
+def parse_reply(
+    content: str, editable: frozenset[int], sources: Mapping[int, str] | None = None
+) -> Reply:
+    """The reply's edits. A cell outside `editable` that the reply repeats unchanged (as it
+    is in `sources`, the notebook's cells) is ignored; any real change to one is refused."""
     data = extract_json(content)
     cells = data.get("cells")
     if not isinstance(cells, list) or not cells:
@@ -91,6 +92,8 @@ def parse_reply(content: str, editable: frozenset[int]) -> Reply:
         if not isinstance(index, int) or isinstance(index, bool) or not isinstance(source, str):
             raise ReplyError('each entry of "cells" needs an integer "index" and a string "source"')
         if index not in editable:
+            if sources is not None and sources.get(index) == source:
+                continue  # an echo of a cell it was shown or remembered
             raise ReplyError(f"cell {index} may not be edited (editable: {sorted(editable)})")
         problem = _parses(source)
         if problem is not None:

@@ -2,7 +2,7 @@
 
 The operator rebuilds each modernization from its revisions at every reconcile
 (`engine.replay`): without a cache that is a HEAD and a GET per stored file per revision,
-every time. Caching is safe because revision files are write-once (`store.write_s3_once`):
+every time. Caching is safe because revision files are write-once (`s3.write_s3_once`):
 once a file exists its bytes never change. What can change is caught: an absent file is
 never remembered as absent, the listing of revisions is never cached, and deleting a
 modernization's revisions (retention `Delete`) forgets them here too.
@@ -13,7 +13,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from nbmodernizer.store import NOTEBOOK, RevisionStore
+from nbmodernizer.store.layout import NOTEBOOK
+from nbmodernizer.store.revisions import RevisionStore
 
 MAX_BYTES = 64 * 2**20
 MAX_OBJECT_BYTES = 2**20  # notebooks with large outputs are read from the store each time

@@ -6,10 +6,11 @@ code cells of the original and of a revision and returns a `Fidelity` with
 
 - the edit similarity of all code and of each changed code cell (`difflib.SequenceMatcher`
   ratio; cells aligned as `notebook.cell_changes` aligns them), and
-- risk flags found by comparing both notebooks' syntax trees. Patterns are counted and numeric
-  settings matched per notebook, not per cell position, so moving cells raises nothing. IPython
-  lines are masked before parsing; a cell that still does not parse is compared as text only
-  (it counts for the similarity and for `cell-removed`).
+- risk flags found by comparing both notebooks' syntax trees, one detector a module:
+  `subsampling`, `settings` (fewer estimators, epochs, folds), `model_class`, `removed_cells`.
+  Patterns are counted and numeric settings matched per notebook, not per cell position, so
+  moving cells raises nothing. A cell that does not parse is compared as text only (it counts
+  for the similarity and for `cell-removed`).
 """
 
 from __future__ import annotations
@@ -18,17 +19,13 @@ import difflib
 from collections import Counter
 from collections.abc import Sequence
 
-from nbmodernizer.fidelity_cells import Cell, code_cells, ratio
-from nbmodernizer.fidelity_flags import (
-    FEWER_EPOCHS,
-    FEWER_ESTIMATORS,
-    FEWER_FOLDS,
-    all_settings,
-    model_class_flags,
-    removed_cell_flags,
-    setting_flags,
-    subsampling_flags,
-)
+from nbmodernizer.fidelity.cells import Cell, code_cells
+from nbmodernizer.fidelity.kinds import FEWER_EPOCHS, FEWER_ESTIMATORS, FEWER_FOLDS
+from nbmodernizer.fidelity.model_class import model_class_flags
+from nbmodernizer.fidelity.removed_cells import removed_cell_flags
+from nbmodernizer.fidelity.settings import all_settings, setting_flags
+from nbmodernizer.fidelity.similarity import ratio
+from nbmodernizer.fidelity.subsampling import subsampling_flags
 from nbmodernizer.notebook import Notebook
 from nbmodernizer.status import CellSimilarity, Fidelity
 

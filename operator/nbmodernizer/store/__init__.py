@@ -1,0 +1,51 @@
+"""The revision store: every revision's files, written once, never overwritten; the loop's
+only memory.
+
+Layout under the store's root (a local folder, or an S3 prefix: the same keys below it):
+
+    revisions/0000/notebook.ipynb   the revision (revision 0: the original, byte-identical)
+    revisions/0000/spec.json        the spec the run started with (operator only)
+    revisions/0000/executed.ipynb   the notebook after execution
+    revisions/0000/execution.json   every run's execution facts (errors, duration, versions)
+    revisions/0000/submission.csv   what the notebook wrote, when it did (-N.csv: run N)
+    revisions/0000/result.json      execution, score and diagnosis
+    revisions/0001/fix.json         how revision 1 was made from revision 0
+    revisions/0001/notebook.ipynb   ...
+
+Per revision they are written in this order: notebook.ipynb (+ fix.json) by the driver or
+the fixer before the revision runs; executed.ipynb, submission[-N].csv and execution.json by
+the executor (the CLI, or the Job's pod); result.json by the grader (the CLI, or the
+operator). A revision whose result.json is missing has not been graded yet.
+
+The JSON files (`revisions.py` reads and writes them, typed):
+
+    execution.json  {"runs": [ExecutionResult, ...]}               indent 2, sorted keys
+    result.json     {"diagnosis": Diagnosis, "execution": ExecutionResult,
+                     "score": ScoreResult}                          indent 2, sorted keys
+    fix.json        FixRecord                                       indent 2, field order
+    spec.json       {"generation": int | null, "spec": ModernizationSpec}
+                                                                    indent 2, sorted keys
+
+each in its camelCase wire form (`status.py`, `spec.py`), ending in a newline.
+
+Writing a file that exists with other content raises RevisionExistsError; writing the same
+bytes again is a no-op, so a driver that restarts mid-step can safely repeat its writes.
+
+Modules:
+    layout.py     every file name, revision keys and revision folder URIs (no I/O)
+    revisions.py  the RevisionStore protocol, LocalStore, S3Store, open_store, and the typed
+                  read/write of execution.json, result.json, fix.json and spec.json
+    s3.py         s3:// URIs, the client per endpoint, write-once put, read, fetch, delete;
+                  the spec's files (an s3:// URI or a path relative to the spec file)
+    cache.py      a read-through cache over a RevisionStore (the operator's)
+"""
+
+from __future__ import annotations
+
+
+class RevisionExistsError(Exception):
+    """A write-once file exists already with other content; revisions are never overwritten."""
+
+
+class StoreError(Exception):
+    """The store cannot be reached or read."""

@@ -1,0 +1,46 @@
+"""Every name of the store's layout (see the package's docstring): file names, revision keys
+and revision folder URIs. No I/O, so the pure parts (the Job manifest) can name revisions.
+"""
+
+from __future__ import annotations
+
+import re
+
+REVISIONS = "revisions"
+
+NOTEBOOK = "notebook.ipynb"
+EXECUTED = "executed.ipynb"
+EXECUTION = "execution.json"
+RESULT = "result.json"
+SUBMISSION = "submission.csv"
+FIX = "fix.json"
+SPEC = "spec.json"
+# At the top of a store, beside `revisions/`, once a run has finished:
+REPORT_JSON = "report.json"  # the status object (a run folder only; in a cluster: .status)
+REPORT_HTML = "report.html"  # report.render_html
+FINAL_NOTEBOOK = "final.ipynb"  # the best revision, executed
+
+_REVISION_FOLDER = re.compile(rf"^(?P<root>.+?)/{REVISIONS}/(?P<number>\d+)/?$")
+
+
+def submission_name(run: int) -> str:
+    """Run 0's submission is `submission.csv`; further runs (score.runs > 1) are numbered."""
+    return SUBMISSION if run == 0 else f"submission-{run}.csv"
+
+
+def revision_key(revision: int, name: str) -> str:
+    """`revisions/0003/notebook.ipynb`; with name "" the revision's folder, `revisions/0003/`."""
+    return f"{REVISIONS}/{revision:04d}/{name}"
+
+
+def revision_folder_uri(root: str, revision: int) -> str:
+    """The folder of a revision under a store's root URI: `<root>/revisions/0003/`."""
+    return f"{root.rstrip('/')}/{revision_key(revision, '')}"
+
+
+def parse_revision_folder_uri(uri: str) -> tuple[str, int] | None:
+    """`<root>/revisions/0003/` -> (root, 3); None when `uri` is not a revision's folder."""
+    match = _REVISION_FOLDER.match(uri)
+    if match is None:
+        return None
+    return match.group("root"), int(match.group("number"))

@@ -1,0 +1,205 @@
+"""Revision stores (a local folder, an S3 prefix) and the typed read/write of the layout's JSON
+files: execution.json, result.json, fix.json, spec.json (formats in the package's docstring).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from nbmodernizer.spec import ModernizationSpec
+from nbmodernizer.status import Diagnosis, ExecutionResult, FixRecord, ScoreResult
+from nbmodernizer.store import RevisionExistsError
+from nbmodernizer.store.layout import (
+    EXECUTION,
+    FIX,
+    NOTEBOOK,
+    RESULT,
+    REVISIONS,
+    SPEC,
+    revision_key,
+    submission_name,
+)
+from nbmodernizer.store.s3 import (
+    head_s3,
+    join_key,
+    list_folders,
+    parse_s3_uri,
+    read_s3,
+    s3_client,
+    write_s3_once,
+)
+
+
+class RevisionStore(Protocol):
+    @property
+    def uri(self) -> str: ...
+
+    def uri_of(self, revision: int, name: str = NOTEBOOK) -> str: ...
+
+    def put(self, revision: int, name: str, data: bytes) -> str: ...
+
+    def get(self, revision: int, name: str) -> bytes: ...
+
+    def exists(self, revision: int, name: str) -> bool: ...
+
+    def revisions(self) -> list[int]: ...
+
+
+def write_file_once(path: Path, data: bytes) -> str:
+    """Write a local file that must never change: the same bytes again are a no-op, other
+    bytes raise RevisionExistsError. Returns its file:// URI."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with path.open("xb") as handle:
+            handle.write(data)
+    except FileExistsError:
+        if path.read_bytes() != data:
+            raise RevisionExistsError(f"{path} exists with other content") from None
+    return path.as_uri()
+
+
+class LocalStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+
+    @property
+    def uri(self) -> str:
+        return self.root.as_uri()
+
+    def uri_of(self, revision: int, name: str = NOTEBOOK) -> str:
+        return (self.root / revision_key(revision, name)).as_uri()
+
+    def put(self, revision: int, name: str, data: bytes) -> str:
+        return write_file_once(self.root / revision_key(revision, name), data)
+
+    def get(self, revision: int, name: str) -> bytes:
+        return (self.root / revision_key(revision, name)).read_bytes()
+
+    def exists(self, revision: int, name: str) -> bool:
+        return (self.root / revision_key(revision, name)).is_file()
+
+    def revisions(self) -> list[int]:
+        folder = self.root / REVISIONS
+        if not folder.is_dir():
+            return []
+        return sorted(int(p.name) for p in folder.iterdir() if p.name.isdigit())
+
+
+class S3Store:
+    def __init__(self, uri: str, client: Any | None = None) -> None:
+        self.bucket, prefix = parse_s3_uri(uri)
+        self.prefix = prefix.strip("/")
+        self.client = client if client is not None else s3_client()
+
+    @property
+    def uri(self) -> str:
+        return f"s3://{self.bucket}/{self.prefix}"
+
+    def _key(self, revision: int, name: str) -> str:
+        return "/".join(p for p in (self.prefix, revision_key(revision, name)) if p)
+
+    def uri_of(self, revision: int, name: str = NOTEBOOK) -> str:
+        return f"s3://{self.bucket}/{self._key(revision, name)}"
+
+    def put(self, revision: int, name: str, data: bytes) -> str:
+        return write_s3_once(self.client, self.bucket, self._key(revision, name), data)
+
+    def get(self, revision: int, name: str) -> bytes:
+        return read_s3(self.client, self.bucket, self._key(revision, name))
+
+    def exists(self, revision: int, name: str) -> bool:
+        return head_s3(self.client, self.bucket, self._key(revision, name))
+
+    def revisions(self) -> list[int]:
+        folders = list_folders(self.client, self.bucket, join_key(self.prefix, REVISIONS) + "/")
+        return sorted({int(name) for name in folders if name.isdigit()})
+
+
+def open_store(uri_or_path: str) -> RevisionStore:
+    if uri_or_path.startswith("s3://"):
+        return S3Store(uri_or_path)
+    return LocalStore(Path(uri_or_path))
+
+
+# -- the JSON files, typed --------------------------------------------------------------------
+
+
+def _json(document: object) -> bytes:
+    return (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
+
+
+def write_execution(store: RevisionStore, revision: int, runs: list[ExecutionResult]) -> None:
+    store.put(revision, EXECUTION, _json({"runs": [run.to_wire() for run in runs]}))
+
+
+def has_execution(store: RevisionStore, revision: int) -> bool:
+    return store.exists(revision, EXECUTION)
+
+
+def read_execution(store: RevisionStore, revision: int) -> list[ExecutionResult]:
+    document = json.loads(store.get(revision, EXECUTION))
+    return [ExecutionResult.model_validate(run) for run in document["runs"]]
+
+
+def read_submission(store: RevisionStore, revision: int, run: int) -> bytes | None:
+    """What run `run` of the revision wrote; None when it wrote nothing."""
+    name = submission_name(run)
+    return store.get(revision, name) if store.exists(revision, name) else None
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """result.json: a graded revision."""
+
+    execution: ExecutionResult
+    score: ScoreResult
+    diagnosis: Diagnosis
+
+
+def write_result(store: RevisionStore, revision: int, result: StoredResult) -> None:
+    document = {
+        "execution": result.execution.to_wire(),
+        "score": result.score.to_wire(),
+        "diagnosis": result.diagnosis.to_wire(),
+    }
+    store.put(revision, RESULT, _json(document))
+
+
+def read_result(store: RevisionStore, revision: int) -> StoredResult | None:
+    """None when the revision has not been graded yet."""
+    if not store.exists(revision, RESULT):
+        return None
+    document = json.loads(store.get(revision, RESULT))
+    return StoredResult(
+        ExecutionResult.model_validate(document["execution"]),
+        ScoreResult.model_validate(document["score"]),
+        Diagnosis.model_validate(document["diagnosis"]),
+    )
+
+
+def write_fix(store: RevisionStore, record: FixRecord) -> None:
+    """fix.json of the revision the fix made (`record.iteration`)."""
+    data = (record.model_dump_json(by_alias=True, indent=2) + "\n").encode()
+    store.put(record.iteration, FIX, data)
+
+
+def read_fix(store: RevisionStore, revision: int) -> FixRecord | None:
+    """None for revision 0, and for a revision whose fix was not recorded (yet)."""
+    if not store.exists(revision, FIX):
+        return None
+    return FixRecord.model_validate_json(store.get(revision, FIX))
+
+
+def write_spec(store: RevisionStore, spec: ModernizationSpec, generation: int | None) -> None:
+    """The spec a run started with (the operator's; revision 0's spec.json)."""
+    store.put(0, SPEC, _json({"generation": generation, "spec": spec.to_wire()}))
+
+
+def read_spec(store: RevisionStore) -> ModernizationSpec | None:
+    """The spec the run started with; None before it started."""
+    if not store.exists(0, SPEC):
+        return None
+    return ModernizationSpec.model_validate(json.loads(store.get(0, SPEC))["spec"])

@@ -1,0 +1,65 @@
+"""End to end on a real kernel: the rules read a cell as the kernel does (issue: `%%time` cells got
+no rule at all; an import put above `from __future__` made a SyntaxError the loop could not fix)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from nbmodernizer.cli import main
+from tests.notebooks import kaggle_folder
+
+pytestmark = pytest.mark.kernel
+
+# numpy 2 removed np.int, pandas 1.0 removed .ix: both fail today, and the installed libraries
+# show that both are gone, so their rules apply to every cell of a notebook that imports them.
+LEGACY = (
+    "import numpy as np\nimport pandas as pd\ntest = pd.read_csv('../input/test.csv')",
+    "test['y'] = (test['x'] > 0).astype(np.int)",
+    "sub = test.ix[:, ['id', 'y']]\nsub.to_csv('submission.csv', index=False)",
+)
+
+
+def modernize(root: Path, *sources: str) -> tuple[int, dict[str, Any], Any]:
+    spec = kaggle_folder(root, *sources)
+    out = root / "out"
+    code = main(["modernize", str(spec), "--out", str(out)])
+    report = json.loads((out / "report.json").read_text())
+    return code, report, nbformat.read(out / "final.ipynb", as_version=4)
+
+
+def test_a_time_cell_is_repaired_in_one_rules_round_as_if_it_were_plain(tmp_path: Path) -> None:
+    first, *rest = LEGACY
+    plain_code, plain, _ = modernize(tmp_path / "plain", first, *rest)
+    timed_code, timed, final = modernize(tmp_path / "timed", "%%time\n" + first, *rest)
+    for code, report in ((plain_code, plain), (timed_code, timed)):
+        assert code == 0, report["message"]
+        assert report["outcome"] == "ErrorFreeReproducible"
+        assert [r["issue"] for r in report["revisions"]] == ["Error", "Reproducible"]
+    assert timed["fixes"][0]["fixer"] == "rules"
+    assert timed["fixes"][0]["summary"] == plain["fixes"][0]["summary"]
+    assert final.cells[1].source.startswith("%%time\nimport numpy as np\n")
+
+
+def test_an_import_a_rule_adds_goes_below_from_future(tmp_path: Path) -> None:
+    cell = (
+        "from __future__ import division\n"
+        "import pandas as pd\n"
+        "test = pd.read_csv('../input/test.csv')\n"
+        "test['y'] = (test['x'] > 0).astype(pd.np.int64)\n"
+        "test[['id', 'y']].to_csv('submission.csv', index=False)"
+    )
+    code, report, final = modernize(tmp_path / "future", cell)
+    assert code == 0, report["message"]
+    assert report["outcome"] == "ErrorFreeReproducible"
+    assert [r["issue"] for r in report["revisions"]] == ["Error", "Reproducible"]
+    source = final.cells[1].source
+    compile(source, "cell 1", "exec")  # IPython compiles statement by statement; Python does not
+    lines = source.split("\n")
+    assert lines[0] == "from __future__ import division"
+    assert "import numpy as np" in lines
+    assert ".astype(np.int64)" in source

@@ -1,0 +1,119 @@
+"""One way to read a cell: the policy that execution, rules, LLM and fidelity all use."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from nbmodernizer import cells
+
+TIMED = "%%time\nimport numpy as np\nimport pandas as pd\nx = np.int(3)\n"
+
+
+def test_a_python_cell_magic_keeps_its_line_and_its_body_is_python() -> None:
+    parsed = cells.parse(TIMED)
+    assert parsed.cell_magic == "time"
+    assert parsed.is_python
+    assert parsed.tree is not None
+    assert parsed.originals == ["%%time"]
+    first, *rest = parsed.masked.split("\n")
+    assert cells.is_masked_cell_magic(first)
+    assert rest == TIMED.split("\n")[1:]
+    assert cells.unmask(parsed.masked, parsed.originals) == TIMED
+
+
+@pytest.mark.parametrize("magic", ["%%capture out", "%%timeit -n 3", "\n  %%time"])
+def test_other_python_cell_magics_and_blank_lines_before_the_magic(magic: str) -> None:
+    source = f"{magic}\nimport numpy as np\n"
+    parsed = cells.parse(source)
+    assert parsed.is_python and parsed.tree is not None
+    assert cells.unmask(parsed.masked, parsed.originals) == source
+    assert sum(cells.is_masked_cell_magic(line) for line in parsed.masked.split("\n")) == 1
+
+
+@pytest.mark.parametrize(
+    "source", ["%%bash\nls -l\n", "%%writefile a.py\nimport os\n", "%%html\n<b/>"]
+)
+def test_a_cell_magic_of_another_language_is_not_python(source: str) -> None:
+    parsed = cells.parse(source)
+    assert not parsed.is_python
+    assert parsed.tree is None and parsed.error is None
+    assert cells.imports([source]) == {}
+
+
+def test_line_magics_shell_and_help_lines_are_masked_and_put_back() -> None:
+    source = (
+        "%matplotlib inline\n"
+        "!pip install xgboost==0.90 \\\n"
+        "    lightgbm\n"
+        "files = !ls ../input\n"
+        "df?\n"
+        "??np.mean\n"
+        "if True:\n"
+        "    %time fit()\n"
+        "import numpy as np"
+    )
+    parsed = cells.parse(source)
+    assert parsed.tree is not None, parsed.masked
+    assert len(parsed.originals) == 7
+    assert not any(cells.is_masked_cell_magic(line) for line in parsed.masked.split("\n"))
+    assert "    pass  # __nbmodernizer_masked_6__" in parsed.masked.split("\n")
+    assert cells.unmask(parsed.masked, parsed.originals) == source
+
+
+def test_a_cell_magic_further_down_is_not_masked_and_the_cell_does_not_parse() -> None:
+    parsed = cells.parse("x = 1\n%%time\ny = 2")
+    assert parsed.cell_magic is None
+    assert parsed.tree is None and parsed.error is not None
+
+
+def test_python_2_cells_are_recognised_and_read_as_python_3() -> None:
+    parsed = cells.parse('print "score", s\ntry:\n    f()\nexcept ValueError, e:\n    raise E, "m"')
+    assert parsed.tree is None
+    assert parsed.python2 and parsed.python2_tree is not None
+    assert parsed.error is not None and parsed.error.startswith("line 1:")
+    calls = [n for n in ast.walk(parsed.python2_tree) if isinstance(n, ast.Call)]
+    assert any(isinstance(c.func, ast.Name) and c.func.id == "print" for c in calls)
+
+
+def test_a_cell_that_is_neither_python_3_nor_2_has_no_tree_and_says_why() -> None:
+    parsed = cells.parse("def f(:\n    pass")
+    assert parsed.tree is None and not parsed.python2
+    assert parsed.error == "line 1: invalid syntax"
+
+
+def test_imports_resolve_local_names_across_cells_of_every_kind() -> None:
+    sources = [
+        TIMED,
+        "from sklearn.cross_validation import train_test_split as tts\nimport os.path\n",
+        'import xgboost as xgb\nprint "python 2"\n',
+        "import scipy.stats as st\nthis cell = does not parse\n",
+        "from os import *\n",
+        "%%bash\nimport not_python\n",
+    ]
+    assert cells.imports(sources) == {
+        "np": "numpy",
+        "pd": "pandas",
+        "tts": "sklearn.cross_validation.train_test_split",
+        "os": "os",
+        "xgb": "xgboost",
+        "st": "scipy.stats",
+    }
+    assert cells.imported_modules(sources) == {
+        "numpy",
+        "pandas",
+        "sklearn",
+        "os",
+        "xgboost",
+        "scipy",
+    }
+
+
+def test_a_name_bound_by_a_cell_that_parses_wins() -> None:
+    assert cells.imports(['import pandas as pd\nprint "x"', "import polars as pd"]) == {
+        "pd": "polars"
+    }
+    assert cells.imports(["import polars as pd", 'import pandas as pd\nprint "x"']) == {
+        "pd": "polars"
+    }
