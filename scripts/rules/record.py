@@ -37,14 +37,24 @@ INPUT_DIR = Path("/tmp/nbmod-rule-record/input")
 
 def notebook_aliases(sources: list[str]) -> dict[str, str]:
     """The aliases the fixer reads from a notebook's cells (before or after the refactoring)."""
-    try:
-        from nbmodernizer.fixers.rules.fixer import notebook_aliases as aliases
+    try:  # the rules reading cells through nbmodernizer.cells
+        from nbmodernizer.fixers.rules.fixer import cells
+
+        return cells.imports(sources)
+    except ImportError:
+        pass
+    try:  # the rulebook moved into its house, before the switch to nbmodernizer.cells
+        from nbmodernizer.fixers.rules.fixer import notebook_aliases  # type: ignore[attr-defined]
+
+        aliases: dict[str, str] = notebook_aliases(sources)
+        return aliases
     except ImportError:  # the rulebook before the refactoring
-        from nbmodernizer.fixers.rules.cells import import_aliases
-        from nbmodernizer.fixers.rules.text_tools import lenient_import_aliases
+        from nbmodernizer.fixers.rules.cells import import_aliases  # type: ignore[import-not-found]
+        from nbmodernizer.fixers.rules.text_tools import (  # type: ignore[import-not-found]
+            lenient_import_aliases,
+        )
 
         return {**lenient_import_aliases(sources), **import_aliases(sources)}
-    return aliases(sources)
 
 
 @dataclass(frozen=True)

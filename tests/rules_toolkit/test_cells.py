@@ -8,9 +8,6 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.cells import (
     chain,
     cst_rewrite,
-    import_aliases,
-    lenient_import_aliases,
-    notebook_aliases,
     only_if,
     parses,
     text_rewrite,
@@ -39,8 +36,17 @@ def test_cells_that_do_not_parse_or_do_not_change_come_back_as_they_were() -> No
     assert rename("x = ( 1 )  # as written") == "x = ( 1 )  # as written"
 
 
-def test_cell_magic_cells_are_left_alone() -> None:
+def test_cells_that_are_not_python_are_left_alone() -> None:
     assert rename("%%bash\necho old") == "%%bash\necho old"
+    assert not parses("%%bash\necho old")
+
+
+def test_a_python_cell_magic_cell_is_rewritten_like_a_plain_cell_its_line_kept() -> None:
+    assert rename("%%time\nx = old\n") == "%%time\nx = new\n"
+    assert rename("\n%%capture out\n%matplotlib inline\nx = old") == (
+        "\n%%capture out\n%matplotlib inline\nx = new"
+    )
+    assert parses("%%time\nx = 1") and not parses("print x")
 
 
 def test_a_text_rewrite_sees_ipython_lines_masked_and_a_mask_of_the_code() -> None:
@@ -63,21 +69,3 @@ def test_chain_and_only_if() -> None:
     assert both("y = old", RuleContext()) == "Y = NEW"
     guarded = only_if("nothing here", rewrite=first)
     assert guarded("y = old", RuleContext()) == "y = old"
-
-
-def test_the_imports_of_a_notebook() -> None:
-    cells = [
-        "import numpy as np, os.path\nfrom sklearn import svm as s",
-        "print 'python 2'\nimport pandas as pd\nfrom StringIO import StringIO",
-        "%%bash\nimport nothing",
-    ]
-    assert parses(cells[0]) and not parses(cells[1])
-    assert import_aliases(cells) == {"np": "numpy", "os": "os", "s": "sklearn.svm"}
-    assert lenient_import_aliases(cells) == {"pd": "pandas", "StringIO": "StringIO.StringIO"}
-    assert notebook_aliases(cells) == {
-        "pd": "pandas",
-        "StringIO": "StringIO.StringIO",
-        "np": "numpy",
-        "os": "os",
-        "s": "sklearn.svm",
-    }

@@ -5,9 +5,10 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
+from nbmodernizer import cells
 from nbmodernizer.fixers.rules.catalog import RULES
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, notebook_aliases
+from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import (
     Import,
     ImportingTransformer,
@@ -18,13 +19,13 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     naming,
 )
 from nbmodernizer.fixers.rules.toolkit.nodes import expression
-from nbmodernizer.ipython_lines import mask_ipython, unmask_ipython
 from tests.rules_toolkit.helpers import context
 
 
 def inserted(source: str, *requests: Import) -> str:
-    masked, originals = mask_ipython(source)
-    return unmask_ipython(add_imports(cst.parse_module(masked), requests).code, originals)
+    parsed = cells.parse(source)
+    module = add_imports(cst.parse_module(parsed.masked), requests)
+    return cells.unmask(module.code, parsed.originals)
 
 
 NUMPY = Import("numpy", asname="np")
@@ -137,6 +138,21 @@ def test_line_magics_may_stand_among_the_imports() -> None:
     )
 
 
+def test_a_cell_magics_line_stays_first() -> None:
+    source = "%%time\nimport pandas as pd\nx = 1\n"
+    assert inserted(source, NUMPY, OVR) == (
+        "%%time\nimport numpy as np\nimport pandas as pd\n"
+        "from sklearn.multiclass import OneVsRestClassifier\nx = 1\n"
+    )
+    assert inserted("%%capture\nx = 1\n", OVR) == (
+        "%%capture\nfrom sklearn.multiclass import OneVsRestClassifier\n\nx = 1\n"
+    )
+    with_future = "%%time\nfrom __future__ import division\nx = 1\n"
+    assert inserted(with_future, NUMPY) == (
+        "%%time\nfrom __future__ import division\nimport numpy as np\nx = 1\n"
+    )
+
+
 # --- one inserter, after the rule's transform ---------------------------------------------------
 
 
@@ -174,7 +190,7 @@ def test_a_rule_that_imports_pandas_keeps_the_cells_first_lines_first(
     cell = prefix + "frames = frames.append(extra, ignore_index=True)\n"
     rewrite = _rule("pandas.dataframe-append")
     assert callable(rewrite)
-    result = rewrite(cell, RuleContext(aliases=notebook_aliases([cell])))
+    result = rewrite(cell, RuleContext(aliases=cells.imports([cell])))
     assert result == (
         prefix + "import pandas as pd\nframes = pd.concat([frames, extra], ignore_index=True)\n"
     )

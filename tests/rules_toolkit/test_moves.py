@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
-from nbmodernizer.fixers.rules.toolkit.cells import notebook_aliases
 from nbmodernizer.fixers.rules.toolkit.moves import (
     Move,
     move_module,
@@ -18,7 +18,7 @@ from nbmodernizer.fixers.rules.toolkit.moves import (
 
 def run(rewrite: Rewrite, source: str, *elsewhere: str) -> str:
     """The rewrite on a cell of a notebook whose other cells are `elsewhere`."""
-    return rewrite(source, RuleContext(aliases=notebook_aliases([*elsewhere, source])))
+    return rewrite(source, RuleContext(aliases=cells.imports([*elsewhere, source])))
 
 
 def test_moved_names_builds_a_move_for_each_name() -> None:

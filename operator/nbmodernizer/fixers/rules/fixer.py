@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from nbmodernizer import cells
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
-from nbmodernizer.fixers.rules.toolkit.cells import notebook_aliases
 from nbmodernizer.notebook import copy_notebook
 from nbmodernizer.status import FixType
 
@@ -97,7 +97,7 @@ class RulesFixer:
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         sources = [notebook.cells[i].source for i in code]
         context = RuleContext(
-            aliases=notebook_aliases(sources),
+            aliases=cells.imports(sources),
             gpu_available=request.execution.gpus > 0,
             input_dir=request.input_dir,
         )

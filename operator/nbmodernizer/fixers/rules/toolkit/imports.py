@@ -4,8 +4,8 @@ LibCST codemod pattern: a transform asks for imports, `AddImportsVisitor` adds t
 
 Where new imports go (one policy for every rule):
 
-* a cell's first lines stay first: the placeholder of a cell magic (`%%time`), a module
-  docstring, `from __future__` imports;
+* a cell's first lines stay first: a cell magic's line (`%%time`, masked by
+  `nbmodernizer.cells`), a module docstring, `from __future__` imports;
 * `import m` / `import m as a` lines go right after those (so at the top of the cell's imports);
 * `from m import n` joins the cell's first `from m import ...` when there is one; else its line
   goes after the cell's leading imports (line magics and a docstring may stand among them),
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.nodes import COMMA, dotted_name
 
@@ -26,7 +27,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import COMMA, dotted_name
 # (eagerly imported, or lazily loaded on attribute access).
 ATTRIBUTE_PACKAGES = frozenset({"numpy", "scipy", "tensorflow", "keras", "torch"})
 
-_MASKED = "# __nbmodernizer_masked_"  # an IPython line, masked (nbmodernizer.ipython_lines)
+_MASKED = "# __nbmodernizer_masked_"  # an IPython line's placeholder (nbmodernizer.cells)
 
 
 @dataclass(frozen=True)
@@ -138,11 +139,6 @@ def _masked(statement: cst.BaseStatement, which: Callable[[str], bool] | None = 
     )
 
 
-def _is_cell_magic(comment: str) -> bool:
-    """Whether a masked line is a cell magic's first line (it must stay first)."""
-    return False  # cells with a cell magic are not rewritten (toolkit.cells.transform_python)
-
-
 def _is_docstring(statement: cst.BaseStatement) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
@@ -170,7 +166,7 @@ def _is_imports(statement: cst.BaseStatement) -> bool:
 def _first_lines_end(body: Sequence[cst.BaseStatement]) -> int:
     """Index after what must stay first: a cell magic's line, a docstring, __future__ imports."""
     position = 0
-    if position < len(body) and _masked(body[position], _is_cell_magic):
+    if position < len(body) and _masked(body[position], cells.is_masked_cell_magic):
         position += 1
     if position < len(body) and _is_docstring(body[position]):
         position += 1
