@@ -6,7 +6,7 @@ statements found on that mask, and edits applied back to the source (see
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 # ---------------------------------------------------------------------------------------------
@@ -106,17 +106,25 @@ def logical_lines(mask: str) -> list[Span]:
     return spans
 
 
-def split_top_level(mask: str, span: Span, separator: str = ",") -> list[Span]:
-    """Split a span of the mask at the separator where no bracket is open."""
-    parts: list[Span] = []
-    depth, start = 0, span[0]
+def _top_level(mask: str, span: Span) -> Iterator[int]:
+    """The positions in a span of the mask where no bracket is open (brackets excluded)."""
+    depth = 0
     for index in range(span[0], span[1]):
         char = mask[index]
         if char in "([{":
             depth += 1
         elif char in ")]}":
             depth = max(0, depth - 1)
-        elif depth == 0 and mask.startswith(separator, index):
+        elif depth == 0:
+            yield index
+
+
+def split_top_level(mask: str, span: Span, separator: str = ",") -> list[Span]:
+    """Split a span of the mask at the separator where no bracket is open."""
+    parts: list[Span] = []
+    start = span[0]
+    for index in _top_level(mask, span):
+        if mask.startswith(separator, index):
             parts.append((start, index))
             start = index + len(separator)
     parts.append((start, span[1]))
@@ -141,20 +149,13 @@ _COMPOUND = re.compile(r"(if|elif|else|for|while|with|try|except|finally|def|cla
 
 def header_colon(mask: str, span: Span) -> int | None:
     """Where the `:` that ends a compound statement's header is (lambdas skipped)."""
-    depth, lambdas = 0, 0
-    for index in range(span[0], span[1]):
-        char = mask[index]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(0, depth - 1)
-        elif (
-            depth == 0
-            and re.match(r"(?<![\w.])lambda\b", mask[index:])
-            and (index == 0 or not (mask[index - 1].isalnum() or mask[index - 1] == "_"))
+    lambdas = 0
+    for index in _top_level(mask, span):
+        if re.match(r"(?<![\w.])lambda\b", mask[index:]) and (
+            index == 0 or not (mask[index - 1].isalnum() or mask[index - 1] == "_")
         ):
             lambdas += 1
-        elif depth == 0 and char == ":" and not mask.startswith(":=", index):
+        elif mask[index] == ":" and not mask.startswith(":=", index):
             if lambdas:
                 lambdas -= 1
             else:
