@@ -99,6 +99,24 @@ def test_a_from_import_joins_the_cells_statement_for_that_module() -> None:
     )
 
 
+def test_every_import_form_the_rules_need() -> None:
+    requests = (
+        Import("scipy.stats"),
+        Import("numpy", asname="np"),
+        Import("functools", "reduce"),
+        Import("keras", "utils", asname="np_utils"),
+        Import("functools", "partial"),
+    )
+    assert inserted("import os\n", *requests) == (
+        "import scipy.stats\nimport numpy as np\nimport os\n"
+        "from functools import reduce, partial\nfrom keras import utils as np_utils\n"
+    )
+    merged = inserted("from keras import layers\n", Import("keras", "utils", asname="np_utils"))
+    assert merged == "from keras import layers, utils as np_utils\n"
+    already = "from keras import utils as np_utils\n"
+    assert inserted(already, Import("keras", "utils", asname="np_utils")) == already
+
+
 def test_a_from_import_in_a_cell_without_imports_is_set_apart_by_a_blank_line() -> None:
     assert inserted("x = 1\n", OVR) == (
         "from sklearn.multiclass import OneVsRestClassifier\n\nx = 1\n"

@@ -39,11 +39,16 @@ class Import:
     asname: str | None = None
 
     @property
-    def code(self) -> str:
+    def imported(self) -> str:
+        """What the statement imports: `module [as asname]` or `name [as asname]`."""
         alias = f" as {self.asname}" if self.asname else ""
+        return f"{self.module if self.name is None else self.name}{alias}"
+
+    @property
+    def code(self) -> str:
         if self.name is None:
-            return f"import {self.module}{alias}"
-        return f"from {self.module} import {self.name}{alias}"
+            return f"import {self.imported}"
+        return f"from {self.module} import {self.imported}"
 
 
 # --- how the notebook names things ------------------------------------------------------------
@@ -210,24 +215,31 @@ def _present(body: Sequence[cst.BaseStatement]) -> set[tuple[str, str | None]]:
     return found
 
 
-def _merged(node: cst.ImportFrom, names: Sequence[str]) -> cst.ImportFrom:
-    """`from m import a` with `names` added, in its layout (one name a line stays so)."""
+def _alias(request: Import, comma: cst.Comma) -> cst.ImportAlias:
+    assert request.name is not None
+    asname = cst.AsName(name=cst.Name(request.asname)) if request.asname else None
+    return cst.ImportAlias(name=cst.Name(request.name), asname=asname, comma=comma)
+
+
+def _merged(node: cst.ImportFrom, requests: Sequence[Import]) -> cst.ImportFrom:
+    """`from m import a` with the requested names added, in its layout (one name a line stays
+    so)."""
     assert not isinstance(node.names, cst.ImportStar)
     last = node.names[-1]
     opening = node.lpar.whitespace_after if node.lpar else None
     if isinstance(last.comma, cst.Comma) and isinstance(opening, cst.ParenthesizedWhitespace):
         between = cst.Comma(whitespace_after=opening)
-        added = [cst.ImportAlias(name=cst.Name(name), comma=between) for name in names]
+        added = [_alias(request, between) for request in requests]
         added[-1] = added[-1].with_changes(comma=last.comma)
         return node.with_changes(names=[*node.names[:-1], last.with_changes(comma=between), *added])
     aliases = [*node.names[:-1], last.with_changes(comma=COMMA)]
-    aliases += [cst.ImportAlias(name=cst.Name(name), comma=COMMA) for name in names]
+    aliases += [_alias(request, COMMA) for request in requests]
     aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return node.with_changes(names=aliases)
 
 
 def _merge_from_imports(
-    body: list[cst.BaseStatement], pending: dict[str, list[str]]
+    body: list[cst.BaseStatement], pending: dict[str, list[Import]]
 ) -> list[cst.BaseStatement]:
     """Names to import from a module the cell's first `from module import ...` already
     imports from join that statement; `pending` keeps the modules it has no such statement for."""
@@ -242,9 +254,9 @@ def _merge_from_imports(
             if module is None or module not in pending or isinstance(node.names, cst.ImportStar):
                 continue
             present = {alias.evaluated_alias or alias.evaluated_name for alias in node.names}
-            names = [name for name in pending.pop(module) if name not in present]
-            if names:
-                small[n] = _merged(node, names)
+            missing = [r for r in pending.pop(module) if (r.asname or r.name) not in present]
+            if missing:
+                small[n] = _merged(node, missing)
                 body[index] = statement.with_changes(body=small)
     return body
 
@@ -254,15 +266,13 @@ def add_imports(module: cst.Module, requests: Sequence[Import]) -> cst.Module:
     body: list[cst.BaseStatement] = list(module.body)
     present = _present(body)
     plain: list[Import] = []
-    pending: dict[str, list[str]] = {}
+    pending: dict[str, list[Import]] = {}  # module -> what to import from it
     for request in requests:
         if request.name is None:
             if (request.module, request.asname) not in present and request not in plain:
                 plain.append(request)
-        else:
-            names = pending.setdefault(request.module, [])
-            if request.name not in names:
-                names.append(request.name)
+        elif request not in (named := pending.setdefault(request.module, [])):
+            named.append(request)
     if pending:
         body = _merge_from_imports(body, pending)
     first = _first_lines_end(body)
@@ -271,8 +281,8 @@ def add_imports(module: cst.Module, requests: Sequence[Import]) -> cst.Module:
         body[first:first] = lines
         first += len(lines)
     from_lines: list[cst.BaseStatement] = [
-        cst.parse_statement(f"from {source} import {', '.join(names)}\n")
-        for source, names in pending.items()
+        cst.parse_statement(f"from {source} import {', '.join(r.imported for r in named)}\n")
+        for source, named in pending.items()
     ]
     if from_lines:
         end = _leading_imports_end(body)
