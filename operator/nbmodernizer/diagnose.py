@@ -1,9 +1,20 @@
-"""Execution + score -> the issue to fix and the paper's outcome category. Pure."""
+"""Execution + score -> the issue to fix and the paper's outcome category. Pure.
+
+An error that no change to the code can repair is marked as the environment's: a file the
+inputs do not have (half of the real first errors in `corpus/census.csv`: a dataset the
+notebook had attached on Kaggle), a download (runs have no network), an installed package
+that does not import. The rules may still fix paths; no LLM is paid for it.
+"""
 
 from __future__ import annotations
 
+import posixpath
+import re
+
 from nbmodernizer.status import (
+    CellError,
     Diagnosis,
+    EnvironmentKind,
     ExecutionResult,
     ExecutionStatus,
     FixType,
@@ -45,6 +56,80 @@ def _gap(score: ScoreResult) -> str:
     )
 
 
+# `../input/x`, `/kaggle/input/x`, or the real folder a Kaggle path was mapped to
+_UNDER_INPUTS = re.compile(r"(?:^|/)input/(?P<rest>.+)$")
+_QUOTED_PATH = re.compile(r"""['"]([^'"]+)['"]""")
+_NETWORK_ERRORS = frozenset(
+    {
+        "URLError",
+        "HTTPError",
+        "ConnectionError",
+        "ConnectTimeout",
+        "ReadTimeout",
+        "MaxRetryError",
+        "NewConnectionError",
+        "gaierror",
+        "SSLError",
+        "RemoteDisconnected",
+        "ConnectionRefusedError",
+    }
+)
+_NO_NETWORK = re.compile(
+    r"Name or service not known|Temporary failure in name resolution|"
+    r"Failed to establish a new connection|Network is unreachable|nodename nor servname"
+)
+_HOST = re.compile(r"https?://([^/\s'\"]+)|host='([^']+)'")
+# protobuf in the image does not match TensorFlow's generated code (31% of the census)
+_BROKEN_PROTOBUF = re.compile(
+    r"has no attribute 'GetPrototype'|cannot import name '_message' from 'google\.protobuf"
+    r"|cannot import name 'runtime_version' from 'google\.protobuf'"
+)
+
+
+def environment_problem(
+    execution: ExecutionResult, error: CellError
+) -> tuple[EnvironmentKind, str] | None:
+    """The environment's share of an error, if no change to the code can repair it."""
+    if error.ename in ("FileNotFoundError", "OSError", "IOError") or (
+        "No such file or directory" in error.evalue
+    ):
+        return _missing_input(execution, error)
+    if error.ename in _NETWORK_ERRORS or _NO_NETWORK.search(error.evalue):
+        host = _HOST.search(error.evalue)
+        where = f" from {host.group(1) or host.group(2)}" if host else ""
+        return EnvironmentKind.NETWORK, (
+            f"the notebook downloads{where} ({error.ename}); runs have no network"
+        )
+    if _BROKEN_PROTOBUF.search(error.evalue):
+        return EnvironmentKind.BROKEN_PACKAGE, (
+            f"protobuf in the image does not match TensorFlow ({error.ename}: {error.evalue[:120]})"
+        )
+    return None
+
+
+def _missing_input(
+    execution: ExecutionResult, error: CellError
+) -> tuple[EnvironmentKind, str] | None:
+    """A path under the inputs that no input file answers to, not even by its name alone
+    (then the rules or an LLM can point the code at it)."""
+    quoted = _QUOTED_PATH.findall(error.evalue)
+    paths = [p for p in quoted if _UNDER_INPUTS.search(p)]
+    if not paths or execution.inputs_total > len(execution.inputs):
+        return None  # not an input, or the inputs are listed in part: cannot tell
+    path = paths[-1]
+    name = posixpath.basename(path.rstrip("/"))
+    match = _UNDER_INPUTS.search(path)
+    path = f"../input/{match.group('rest')}" if match else path
+    if any(posixpath.basename(found.path) == name for found in execution.inputs):
+        return None
+    listed = ", ".join(found.path for found in execution.inputs[:5]) or "none"
+    more = ", …" if len(execution.inputs) > 5 else ""
+    return EnvironmentKind.MISSING_INPUT, (
+        f"missing input: {path} is not among the inputs (spec.inputs has "
+        f"{execution.inputs_total} file(s): {listed}{more})"
+    )
+
+
 def diagnose(execution: ExecutionResult, score: ScoreResult) -> Diagnosis:
     outcome = outcome_of(execution, score)
     if execution.status is ExecutionStatus.TIMEOUT:
@@ -54,6 +139,20 @@ def diagnose(execution: ExecutionResult, score: ScoreResult) -> Diagnosis:
         )
     elif execution.status is ExecutionStatus.FAILED or execution.cell_errors:
         issue, detail = Issue.ERROR, _first_error(execution)
+        found = (
+            environment_problem(execution, execution.cell_errors[0])
+            if execution.cell_errors and not execution.failure
+            else None
+        )
+        if found is not None:
+            kind, why = found
+            return Diagnosis(
+                issue=issue,
+                fix_type=FIX_FOR_ISSUE[issue],
+                detail=f"cell {execution.cell_errors[0].cell_index}: {why}",
+                outcome=outcome,
+                environment=kind,
+            )
     elif score.value is None:
         issue, detail = Issue.ERROR, score.reason or "no score"
     elif not score.reproduced:

@@ -45,6 +45,13 @@ NOTEBOOK_ERRORS = Counter(
     ["exception"],
     registry=REGISTRY,
 )
+ENVIRONMENT_FAILURES = Counter(
+    "nbmodernizer_environment_failures_total",
+    "Modernizations that ended on an error of the environment's (no code change can fix "
+    "it), by kind: missing-input, network, broken-package.",
+    ["kind"],
+    registry=REGISTRY,
+)
 FIXES = Counter(
     "nbmodernizer_fixes_total",
     "Fix attempts by fix type, fixer and result (applied, no_change).",
@@ -126,15 +133,20 @@ def observe_finish(state: LoopState) -> None:
         return
     OUTCOMES.labels(state.finish.outcome.value).inc()
     ITERATIONS.observe(len(state.attempts))
+    last = state.attempts[-1].diagnosis if state.attempts else None
+    if last is not None and last.environment is not None:
+        ENVIRONMENT_FAILURES.labels(last.environment.value).inc()
 
 
 def initialize() -> None:
     """Create the labelled series a fresh operator would otherwise create on first use, at 0,
     so that `increase()` and `rate()` see their first increments."""
-    from nbmodernizer.status import Outcome
+    from nbmodernizer.status import EnvironmentKind, Outcome
 
     for outcome in Outcome:
         OUTCOMES.labels(outcome.value)
+    for kind in EnvironmentKind:
+        ENVIRONMENT_FAILURES.labels(kind.value)
     for result in (*_EXECUTION_RESULT.values(), "infrastructure"):
         EXECUTIONS.labels(result)
     set_phases({})

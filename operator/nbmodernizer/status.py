@@ -15,6 +15,14 @@ from pydantic import Field
 from nbmodernizer.spec import CamelModel, Metric
 
 
+class EnvironmentKind(StrEnum):
+    """What the environment lacks when no change to the code can supply it."""
+
+    MISSING_INPUT = "missing-input"  # a file the inputs do not have (an attached dataset)
+    NETWORK = "network"  # a download: runs have no network
+    BROKEN_PACKAGE = "broken-package"  # an installed package that does not import
+
+
 class Issue(StrEnum):
     """What an execution went wrong with (the paper's three issue types), or nothing."""
 
@@ -109,6 +117,11 @@ class Diagnosis(CamelModel):
     fix_type: FixType | None = None
     detail: str = ""
     outcome: Outcome
+    environment: EnvironmentKind | None = Field(
+        default=None,
+        description="Set when the error is the environment's (the detail names what is "
+        "missing): rules may still fix paths; no LLM is asked.",
+    )
 
 
 class CellChange(CamelModel):

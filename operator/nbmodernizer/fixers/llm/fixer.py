@@ -52,6 +52,8 @@ class LLMFixer:
         return self.budget_usd is not None and spent >= self.budget_usd
 
     def propose(self, request: FixRequest) -> FixAttempt:
+        if request.diagnosis.environment is not None:
+            return FixAttempt(None, note=f"not asked: {request.diagnosis.detail}")
         mode = choose_mode(self.spec.mode, request)
         prompt = build_prompt(request, mode)
         sources = {i: cell.source for i, cell in enumerate(request.notebook.cells)}
