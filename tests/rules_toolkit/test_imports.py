@@ -13,6 +13,7 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     Import,
     ImportingTransformer,
     add_imports,
+    first_lines_end,
     imports_module,
     local_names,
     module_alias,
@@ -169,6 +170,15 @@ def test_a_cell_magics_line_stays_first() -> None:
     assert inserted(with_future, NUMPY) == (
         "%%time\nfrom __future__ import division\nimport numpy as np\nx = 1\n"
     )
+
+
+def test_what_must_stay_first_in_a_cell() -> None:
+    def end(source: str) -> int:
+        return first_lines_end(cst.parse_module(cells.parse(source).masked).body)
+
+    assert end("x = 1\n") == 0
+    assert end('%%time\n"""Doc."""\nfrom __future__ import division\nimport os\n') == 3
+    assert end("%matplotlib inline\nx = 1\n") == 0  # a line magic may move down
 
 
 # --- one inserter, after the rule's transform ---------------------------------------------------

@@ -168,8 +168,9 @@ def _is_imports(statement: cst.BaseStatement) -> bool:
     )
 
 
-def _first_lines_end(body: Sequence[cst.BaseStatement]) -> int:
-    """Index after what must stay first: a cell magic's line, a docstring, __future__ imports."""
+def first_lines_end(body: Sequence[cst.BaseStatement]) -> int:
+    """Index after what must stay first in a cell: a cell magic's line, a docstring,
+    `from __future__` imports (a statement a rule adds goes after them)."""
     position = 0
     if position < len(body) and _masked(body[position], cells.is_masked_cell_magic):
         position += 1
@@ -275,7 +276,7 @@ def add_imports(module: cst.Module, requests: Sequence[Import]) -> cst.Module:
             named.append(request)
     if pending:
         body = _merge_from_imports(body, pending)
-    first = _first_lines_end(body)
+    first = first_lines_end(body)
     if plain:
         lines = [cst.parse_statement(request.code + "\n") for request in plain]
         body[first:first] = lines

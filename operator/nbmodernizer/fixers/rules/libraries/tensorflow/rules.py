@@ -15,7 +15,11 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import TF_QUIET
-from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, imports_module
+from nbmodernizer.fixers.rules.toolkit.imports import (
+    ImportingTransformer,
+    first_lines_end,
+    imports_module,
+)
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     dotted_name,
     expression,
@@ -95,6 +99,7 @@ class Tf1Compat(ImportingTransformer):
             position = 0
             while position < len(body) and _is_import_line(body[position]):
                 position += 1
+        position = max(position, first_lines_end(body))  # after a `%%time` line, a docstring
         return module.with_changes(body=[*body[:position], statement, *body[position:]])
 
 
