@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nbmodernizer.fixers.rules.fixer import RulesFixer
-from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.model import Example, Kind, Library, Rule, Symptom
 
 
 def all_rules() -> tuple[Rule, ...]:
@@ -12,4 +12,19 @@ def all_rules() -> tuple[Rule, ...]:
     return RULES
 
 
-__all__ = ["Example", "Kind", "Rule", "RulesFixer", "Symptom", "all_rules"]
+def all_libraries() -> tuple[Library, ...]:
+    from nbmodernizer.fixers.rules.catalog import LIBRARIES
+
+    return LIBRARIES
+
+
+__all__ = [
+    "Example",
+    "Kind",
+    "Library",
+    "Rule",
+    "RulesFixer",
+    "Symptom",
+    "all_libraries",
+    "all_rules",
+]

@@ -1,62 +1,43 @@
-"""Every rule module's rules, in one list (ids are unique)."""
+"""Every library's rules, in one tuple: the packages under `rules/libraries/` are discovered,
+each with its `LIBRARY` (name, relevant modules, order) and its `RULES`."""
 
 from __future__ import annotations
 
-from nbmodernizer.fixers.rules import (
-    lib_catboost,
-    lib_environment,
-    lib_keras,
-    lib_lightgbm,
-    lib_matplotlib,
-    lib_numpy,
-    lib_pandas_calls,
-    lib_pandas_cow,
-    lib_pandas_removed,
-    lib_pandas_renamed,
-    lib_pandas_str_dtype,
-    lib_pillow,
-    lib_python2_names,
-    lib_python2_syntax,
-    lib_scipy,
-    lib_seaborn,
-    lib_sklearn_defaults,
-    lib_sklearn_modules,
-    lib_sklearn_removed_parameters,
-    lib_sklearn_renamed_apis,
-    lib_sklearn_renamed_parameters,
-    lib_sklearn_values,
-    lib_tensorflow,
-    lib_torch,
-    lib_xgboost,
-)
-from nbmodernizer.fixers.rules.model import Rule
+import importlib
+import pkgutil
+from types import ModuleType
 
-MODULES = (
-    lib_python2_syntax,
-    lib_python2_names,
-    lib_environment,
-    lib_pandas_removed,
-    lib_pandas_calls,
-    lib_pandas_cow,
-    lib_pandas_str_dtype,
-    lib_pandas_renamed,
-    lib_numpy,
-    lib_sklearn_modules,
-    lib_sklearn_renamed_apis,
-    lib_sklearn_values,
-    lib_sklearn_removed_parameters,
-    lib_sklearn_renamed_parameters,
-    lib_sklearn_defaults,
-    lib_scipy,
-    lib_matplotlib,
-    lib_seaborn,
-    lib_pillow,
-    lib_xgboost,
-    lib_lightgbm,
-    lib_catboost,
-    lib_keras,
-    lib_tensorflow,
-    lib_torch,
-)
+from nbmodernizer.fixers.rules import libraries
+from nbmodernizer.fixers.rules.model import Library, Rule
 
-RULES: tuple[Rule, ...] = tuple(rule for module in MODULES for rule in module.RULES)
+
+def _packages() -> tuple[ModuleType, ...]:
+    found = [
+        importlib.import_module(f"{libraries.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(libraries.__path__)
+        if info.ispkg
+    ]
+    return tuple(sorted(found, key=lambda package: (package.LIBRARY.order, package.LIBRARY.name)))
+
+
+PACKAGES = _packages()
+LIBRARIES: tuple[Library, ...] = tuple(package.LIBRARY for package in PACKAGES)
+RULES: tuple[Rule, ...] = tuple(rule for package in PACKAGES for rule in package.RULES)
+
+
+def problems(packages: tuple[ModuleType, ...] = PACKAGES) -> list[str]:
+    """What is wrong with the catalog: duplicate rule ids, rules of an unknown library,
+    libraries sharing a name."""
+    found: list[str] = []
+    names = [package.LIBRARY.name for package in packages]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    found += [f"two libraries named {name!r}" for name in twice]
+    seen: set[str] = set()
+    for package in packages:
+        for rule in package.RULES:
+            if rule.id in seen:
+                found.append(f"rule id {rule.id!r} used twice")
+            seen.add(rule.id)
+            if rule.library not in names:
+                found.append(f"{rule.id}: no library named {rule.library!r}")
+    return found

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from nbmodernizer import cells
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
-from nbmodernizer.fixers.rules.cells import import_aliases
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.model import Kind, Rule
-from nbmodernizer.fixers.rules.text_tools import lenient_import_aliases
+from nbmodernizer.fixers.rules.model import Kind, Library, Rule
 from nbmodernizer.notebook import copy_notebook
 from nbmodernizer.status import FixType
 
@@ -28,37 +27,24 @@ class Activation:
 SCORE_CALIBRATION_TAG = "score-calibration"
 
 
-# The modules whose import makes a library's rules relevant. A rule is only applied
-# proactively to a notebook that imports its library, so its probe (which may import a heavy
-# library such as TensorFlow) runs only then. Libraries not listed are always relevant.
-LIBRARY_MODULES: dict[str, frozenset[str]] = {
-    "scikit-learn": frozenset({"sklearn"}),
-    "pandas": frozenset({"pandas"}),
-    "numpy": frozenset({"numpy"}),
-    "scipy": frozenset({"scipy"}),
-    "matplotlib": frozenset({"matplotlib", "pylab"}),
-    "seaborn": frozenset({"seaborn"}),
-    "pillow": frozenset({"PIL"}),
-    "xgboost": frozenset({"xgboost"}),
-    "lightgbm": frozenset({"lightgbm"}),
-    "catboost": frozenset({"catboost"}),
-    "keras": frozenset({"keras", "tensorflow"}),
-    "tensorflow": frozenset({"tensorflow", "keras"}),
-    "torch": frozenset({"torch", "torchvision"}),
-}
+def relevant(rule: Rule, imported: set[str], modules: Mapping[str, frozenset[str]]) -> bool:
+    """A rule is relevant to a notebook that imports one of its library's modules (a library
+    that names none, or that is not known, is always relevant)."""
+    library = modules.get(rule.library)
+    return not library or not library.isdisjoint(imported)
 
 
-def relevant(rule: Rule, imported: set[str]) -> bool:
-    modules = LIBRARY_MODULES.get(rule.library)
-    return modules is None or not modules.isdisjoint(imported)
-
-
-def activate(rules: Sequence[Rule], request: FixRequest, imported: set[str]) -> Activation:
+def activate(
+    rules: Sequence[Rule],
+    request: FixRequest,
+    imported: set[str],
+    modules: Mapping[str, frozenset[str]],
+) -> Activation:
     calibrating = request.fix_type is FixType.SCORE_CALIBRATION
     everywhere = tuple(
         rule
         for rule in rules
-        if relevant(rule, imported)
+        if relevant(rule, imported, modules)
         and (
             (rule.gone is not None and rule.gone())
             or (calibrating and SCORE_CALIBRATION_TAG in rule.tags)
@@ -97,21 +83,26 @@ def _summary(applied: dict[str, list[int]], notes: list[str]) -> str:
 class RulesFixer:
     name = "rules"
 
-    def __init__(self, rules: Sequence[Rule]) -> None:
+    def __init__(self, rules: Sequence[Rule], libraries: Sequence[Library] | None = None) -> None:
         self.rules = list(rules)
+        if libraries is None:
+            from nbmodernizer.fixers.rules import all_libraries
+
+            libraries = all_libraries()
+        # library -> the modules whose import makes its rules relevant
+        self.modules = {library.name: library.modules for library in libraries}
 
     def propose(self, request: FixRequest) -> FixAttempt:
         notebook = copy_notebook(request.notebook)
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         sources = [notebook.cells[i].source for i in code]
         context = RuleContext(
-            # cells in Python 2 syntax do not parse: read their imports from the text
-            aliases={**lenient_import_aliases(sources), **import_aliases(sources)},
+            aliases=cells.imports(sources),
             gpu_available=request.execution.gpus > 0,
             input_dir=request.input_dir,
         )
         imported = {name.split(".")[0] for name in context.aliases.values()}
-        activation = activate(self.rules, request, imported)
+        activation = activate(self.rules, request, imported, self.modules)
         applied: dict[str, list[int]] = {}
         for index in code:
             cell = notebook.cells[index]

@@ -1,4 +1,5 @@
-"""What a rule is: one piece of API drift, its symptom, its probe, its rewrite, its proof."""
+"""What a rule is: one piece of API drift, its symptom, its probe, its rewrite, its proof; and
+what a library of rules is."""
 
 from __future__ import annotations
 
@@ -66,3 +67,19 @@ class Rule:
 
     def matches_error(self, ename: str, evalue: str) -> bool:
         return any(symptom.matches(ename, evalue) for symptom in self.symptoms)
+
+
+@dataclass(frozen=True)
+class Library:
+    """A library's rules (a package under `rules/libraries/`) and when they are relevant.
+
+    `modules`: the top-level modules whose import makes the library's rules relevant to a
+    notebook: a rule is applied proactively only to a notebook that imports one, so its
+    probe (which may import a heavy library such as TensorFlow) runs only then; empty: always
+    relevant. `order`: where the library's rules stand in the catalog (and in docs/rules.md);
+    a cell gets the rules of one kind in this order.
+    """
+
+    name: str
+    modules: frozenset[str]
+    order: int

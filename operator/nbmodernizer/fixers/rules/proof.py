@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nbmodernizer import cells
 from nbmodernizer.environment import python_source
-from nbmodernizer.fixers.rules.cells import import_aliases
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Rule
 
@@ -82,7 +82,7 @@ def run_snippet(source: str, check: str) -> SnippetRun:
 
 def context_for(source: str, root: Path) -> RuleContext:
     return RuleContext(
-        aliases=import_aliases([source]), gpu_available=False, input_dir=root / "input"
+        aliases=cells.imports([source]), gpu_available=False, input_dir=root / "input"
     )
 
 

@@ -1,0 +1,458 @@
+"""LightGBM drift (2.x/3.x -> 4.x): training controls became callbacks."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+import libcst as cst
+
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.calls import (
+    callee_is,
+    keyword_arg,
+    method_name,
+    replace_keywords,
+    without_keywords,
+)
+from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.imports import module_alias
+from nbmodernizer.fixers.rules.toolkit.nodes import code, dotted_name, qualified
+
+SKLEARN_CLASSES = (
+    "lightgbm.LGBMClassifier",
+    "lightgbm.LGBMRegressor",
+    "lightgbm.LGBMRanker",
+    "lightgbm.LGBMModel",
+)
+
+TRAINING_FUNCTIONS = (
+    "lightgbm.train",
+    "lightgbm.cv",
+    "lightgbm.engine.train",
+    "lightgbm.engine.cv",
+)
+
+
+@cache
+def _lacks(function: str, keyword: str) -> bool:
+    import lightgbm
+
+    targets: dict[str, Callable[..., Any]] = {
+        "train": lightgbm.train,
+        "fit": lightgbm.LGBMModel.fit,
+        "Dataset": lightgbm.Dataset.__init__,
+    }
+    target = targets[function]
+    return keyword not in inspect.signature(target).parameters
+
+
+def _callbacks(
+    prefix: str, rounds: cst.Arg | None, verbose: cst.Arg | None, record: cst.Arg | None
+) -> list[cst.BaseExpression]:
+    """The callbacks that do what `early_stopping_rounds`, `verbose_eval` / `verbose` and
+    `evals_result` did (lightgbm 3.x: early stopping reported unless verbosity was off)."""
+    callbacks: list[cst.BaseExpression] = []
+    quiet = verbose is not None and (
+        (isinstance(verbose.value, cst.Name) and verbose.value.value == "False")
+        or (isinstance(verbose.value, cst.Integer) and verbose.value.value == "0")
+    )
+    if rounds is not None:
+        extra = ", verbose=False" if quiet else ""
+        callbacks.append(
+            cst.parse_expression(f"{prefix}.early_stopping({code(rounds.value)}{extra})")
+        )
+    if verbose is not None and not quiet:
+        value = verbose.value
+        if isinstance(value, cst.Name) and value.value == "True":
+            period = "1"
+        elif isinstance(value, cst.Integer):
+            period = value.value
+        else:
+            period = f"int({code(value)})"
+        callbacks.append(cst.parse_expression(f"{prefix}.log_evaluation({period})"))
+    if record is not None:
+        callbacks.append(cst.parse_expression(f"{prefix}.record_evaluation({code(record.value)})"))
+    return callbacks
+
+
+def _with_callbacks(
+    call: cst.Call, dropped: Sequence[str], callbacks: list[cst.BaseExpression]
+) -> cst.Call:
+    """Drop the legacy keywords; their callbacks go to the `callbacks=[...]` list (after
+    `callbacks=cbs`), or to a new `callbacks=` where the first legacy keyword was."""
+    space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    elements = [cst.Element(value, comma=space) for value in callbacks]
+    if elements:
+        elements[-1] = elements[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    existing = keyword_arg(call, "callbacks")
+    if existing is None or not elements:
+        new = [("callbacks", cst.List(elements))] if elements else []
+        return replace_keywords(call, dropped, new)
+    value = existing.value
+    if isinstance(value, cst.List):
+        old = list(value.elements)
+        if old:
+            old[-1] = old[-1].with_changes(comma=space)
+        new_value: cst.BaseExpression = value.with_changes(elements=[*old, *elements])
+    else:
+        new_value = cst.List([cst.StarredElement(value, comma=space), *elements])
+    args = [arg.with_changes(value=new_value) if arg is existing else arg for arg in call.args]
+    return without_keywords(call.with_changes(args=args), dropped)
+
+
+class _TrainCallbacks(cst.CSTTransformer):
+    """`lgb.train(..., early_stopping_rounds=10, verbose_eval=50, evals_result=log)` ->
+    `lgb.train(..., callbacks=[lgb.early_stopping(10), lgb.log_evaluation(50),
+    lgb.record_evaluation(log)])`; `lgb.cv` too."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if qualified(updated_node.func, self.context.aliases) not in TRAINING_FUNCTIONS:
+            return updated_node
+        rounds = keyword_arg(updated_node, "early_stopping_rounds")
+        verbose = keyword_arg(updated_node, "verbose_eval")
+        record = keyword_arg(updated_node, "evals_result")
+        if rounds is None and verbose is None and record is None:
+            return updated_node
+        func = dotted_name(updated_node.func) or ""
+        prefix = func.rsplit(".", 1)[0] if "." in func else module_alias(self.context, "lightgbm")
+        if prefix is None:
+            return updated_node
+        if prefix.endswith(".engine"):
+            prefix = prefix[: -len(".engine")]
+        return _with_callbacks(
+            updated_node,
+            ["early_stopping_rounds", "verbose_eval", "evals_result"],
+            _callbacks(prefix, rounds, verbose, record),
+        )
+
+
+def _assigned_models(module: cst.Module, context: RuleContext) -> set[str]:
+    """Names that the cell only ever assigns a LightGBM sklearn model."""
+    assigned: dict[str, bool] = {}
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    is_model = isinstance(node.value, cst.Call) and callee_is(
+                        node.value, SKLEARN_CLASSES, context
+                    )
+                    assigned[name] = assigned.get(name, True) and is_model
+
+    module.visit(Visitor())
+    return {name for name, only_models in assigned.items() if only_models}
+
+
+_FIT_KEYWORDS = ("early_stopping_rounds", "verbose")
+
+
+class _FitCallbacks(cst.CSTTransformer):
+    """`model.fit(X, y, eval_set=..., early_stopping_rounds=10, verbose=50)` on a LightGBM
+    model -> `model.fit(X, y, eval_set=..., callbacks=[lgb.early_stopping(10),
+    lgb.log_evaluation(50)])`: models built in the cell, or (reactive, `any_receiver`) the
+    one such fit of the cell."""
+
+    def __init__(self, context: RuleContext, any_receiver: bool) -> None:
+        self.context, self.any_receiver = context, any_receiver
+        self.models: set[str] = set()
+        self.candidates = 0
+
+    def _fit(self, call: cst.Call) -> bool:
+        return method_name(call) == "fit" and any(keyword_arg(call, k) for k in _FIT_KEYWORDS)
+
+    def _known(self, receiver: cst.BaseExpression) -> bool:
+        if isinstance(receiver, cst.Name):
+            return receiver.value in self.models
+        return isinstance(receiver, cst.Call) and callee_is(receiver, SKLEARN_CLASSES, self.context)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.models = _assigned_models(node, self.context)
+        fits: list[cst.Call] = []
+
+        class Visitor(cst.CSTVisitor):
+            def visit_Call(inner, call: cst.Call) -> None:  # noqa: N805
+                if self._fit(call):
+                    fits.append(call)
+
+        node.visit(Visitor())
+        self.candidates = sum(
+            1
+            for call in fits
+            if isinstance(call.func, cst.Attribute) and not self._known(call.func.value)
+        )
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if not self._fit(updated_node) or not isinstance(updated_node.func, cst.Attribute):
+            return updated_node
+        if not (
+            self._known(updated_node.func.value) or (self.any_receiver and self.candidates == 1)
+        ):
+            return updated_node
+        prefix = module_alias(self.context, "lightgbm")
+        if prefix is None:
+            return updated_node
+        rounds = keyword_arg(updated_node, "early_stopping_rounds")
+        verbose = keyword_arg(updated_node, "verbose")
+        return _with_callbacks(
+            updated_node, _FIT_KEYWORDS, _callbacks(prefix, rounds, verbose, None)
+        )
+
+
+def _fit_callbacks(any_receiver: bool) -> Rewrite:
+    return cst_rewrite(lambda context: _FitCallbacks(context, any_receiver))
+
+
+class _DatasetSilent(cst.CSTTransformer):
+    """`lgb.Dataset(X, y, silent=True)` -> `lgb.Dataset(X, y)` (its logging follows the
+    training params' `verbose` now)."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        name = qualified(updated_node.func, self.context.aliases)
+        if name not in ("lightgbm.Dataset", "lightgbm.basic.Dataset"):
+            return updated_node
+        return without_keywords(updated_node, ["silent"])
+
+
+class _SilentToVerbose(cst.CSTTransformer):
+    """`LGBMClassifier(silent=True)` -> `LGBMClassifier(verbose=-1)`."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        silent = keyword_arg(updated_node, "silent")
+        if silent is None or not callee_is(updated_node, SKLEARN_CLASSES, self.context):
+            return updated_node
+        value = silent.value
+        if keyword_arg(updated_node, "verbose") is not None or keyword_arg(
+            updated_node, "verbosity"
+        ):
+            return without_keywords(updated_node, ["silent"])
+        if isinstance(value, cst.Name) and value.value == "True":
+            level: cst.BaseExpression = cst.parse_expression("-1")
+        elif isinstance(value, cst.Name) and value.value == "False":  # the default logging
+            return without_keywords(updated_node, ["silent"])
+        else:
+            level = cst.parse_expression(f"-1 if {code(value)} else 1")
+        args = [
+            arg.with_changes(keyword=cst.Name("verbose"), value=level) if arg is silent else arg
+            for arg in updated_node.args
+        ]
+        return updated_node.with_changes(args=args)
+
+
+@cache
+def _silent_unknown() -> bool:
+    import lightgbm
+
+    return "silent" not in inspect.signature(lightgbm.LGBMModel.__init__).parameters
+
+
+_DATA = (
+    "import numpy as np\n"
+    "import lightgbm as lgb\n"
+    "rng = np.random.RandomState(0)\n"
+    "X = rng.rand(400, 3); y = (X[:, 0] + 0.5 * rng.rand(400) > 0.7).astype(int)\n"
+    "train, valid = lgb.Dataset(X[:300], y[:300]), lgb.Dataset(X[300:], y[300:])\n"
+    "params = {'objective': 'binary', 'learning_rate': 0.5, 'verbose': -1}\n"
+)
+
+_SPLIT = "eval_set=[(X[300:], y[300:])]"
+
+RULES = (
+    Rule(
+        id="lightgbm.train-callbacks",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="`lgb.train/cv(..., early_stopping_rounds=, verbose_eval=, evals_result=)` -> "
+        "`callbacks=[lgb.early_stopping(n), lgb.log_evaluation(m), lgb.record_evaluation(d)]`",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_TrainCallbacks),
+        symptoms=(
+            Symptom(
+                "TypeError",
+                r"(train|cv)\(\) got an unexpected keyword argument "
+                r"'(early_stopping_rounds|verbose_eval|evals_result)'",
+            ),
+        ),
+        gone=lambda: _lacks("train", "early_stopping_rounds"),
+        examples=(
+            Example(
+                before=(
+                    _DATA + "log = {}\n"
+                    "booster = lgb.train(params, train, 200, valid_sets=[valid],\n"
+                    "                    early_stopping_rounds=5, verbose_eval=False, evals_result=log)\n"
+                    "scores = lgb.cv(params, train, 200, nfold=3, early_stopping_rounds=5,\n"
+                    "                callbacks=[lgb.reset_parameter(learning_rate=[0.5] * 200)])\n"
+                ),
+                after=(
+                    _DATA + "log = {}\n"
+                    "booster = lgb.train(params, train, 200, valid_sets=[valid],\n"
+                    "                    callbacks=[lgb.early_stopping(5, verbose=False), "
+                    "lgb.record_evaluation(log)])\n"
+                    "scores = lgb.cv(params, train, 200, nfold=3,\n"
+                    "                callbacks=[lgb.reset_parameter(learning_rate=[0.5] * 200), "
+                    "lgb.early_stopping(5)])\n"
+                ),
+                error="TypeError",
+                # stopped 5 rounds after the best one; the log filled in
+                check=(
+                    "len(log['valid_0']['binary_logloss']) == booster.best_iteration + 5 < 200 "
+                    "and len(scores['valid binary_logloss-mean']) < 200"
+                ),
+            ),
+        ),
+    ),
+    Rule(
+        id="lightgbm.fit-callbacks",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="`LGBMClassifier.fit(..., early_stopping_rounds=n, verbose=m)` -> "
+        "`fit(..., callbacks=[lgb.early_stopping(n), lgb.log_evaluation(m)])`",
+        kind=Kind.API,
+        rewrite=_fit_callbacks(any_receiver=False),
+        symptoms=(
+            Symptom(
+                "TypeError",
+                r"LGBM\w*\.fit\(\) got an unexpected keyword argument "
+                r"'(early_stopping_rounds|verbose)'",
+            ),
+        ),
+        gone=lambda: _lacks("fit", "early_stopping_rounds"),
+        examples=(
+            Example(
+                before=(
+                    _DATA
+                    + "model = lgb.LGBMClassifier(n_estimators=200, learning_rate=0.5, verbose=-1)\n"
+                    f"model.fit(X[:300], y[:300], {_SPLIT}, early_stopping_rounds=5, verbose=False)\n"
+                    "reg = lgb.LGBMRegressor(n_estimators=200, verbose=-1).fit(\n"
+                    f"    X[:300], y[:300], {_SPLIT}, early_stopping_rounds=3, verbose=0,\n"
+                    ")\n"
+                ),
+                after=(
+                    _DATA
+                    + "model = lgb.LGBMClassifier(n_estimators=200, learning_rate=0.5, verbose=-1)\n"
+                    f"model.fit(X[:300], y[:300], {_SPLIT}, callbacks=[lgb.early_stopping(5, verbose=False)])\n"
+                    "reg = lgb.LGBMRegressor(n_estimators=200, verbose=-1).fit(\n"
+                    f"    X[:300], y[:300], {_SPLIT}, callbacks=[lgb.early_stopping(3, verbose=False)],\n"
+                    ")\n"
+                ),
+                error="TypeError",
+                check=(
+                    "len(model.evals_result_['valid_0']['binary_logloss']) == model.best_iteration_ + 5"
+                    " and len(reg.evals_result_['valid_0']['l2']) == reg.best_iteration_ + 3"
+                ),
+            ),
+        ),
+    ),
+    Rule(
+        id="lightgbm.fit-callbacks-any-receiver",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="reactive: the same for the one `.fit(..., early_stopping_rounds=, verbose=)` "
+        "of a failing cell whose model was built elsewhere",
+        kind=Kind.API,
+        rewrite=_fit_callbacks(any_receiver=True),
+        symptoms=(
+            Symptom(
+                "TypeError",
+                r"LGBM\w*\.fit\(\) got an unexpected keyword argument "
+                r"'(early_stopping_rounds|verbose)'",
+            ),
+        ),
+        examples=(
+            Example(
+                before=(
+                    _DATA + "models = [lgb.LGBMClassifier(n_estimators=200, verbose=-1)]\n"
+                    "for model in models:\n"
+                    f"    model.fit(X[:300], y[:300], {_SPLIT}, early_stopping_rounds=4,\n"
+                    "              verbose=True)\n"
+                ),
+                after=(
+                    _DATA + "models = [lgb.LGBMClassifier(n_estimators=200, verbose=-1)]\n"
+                    "for model in models:\n"
+                    f"    model.fit(X[:300], y[:300], {_SPLIT}, callbacks=[lgb.early_stopping(4), "
+                    "lgb.log_evaluation(1)])\n"
+                ),
+                error="TypeError",
+                check=(
+                    "len(models[0].evals_result_['valid_0']['binary_logloss']) "
+                    "== models[0].best_iteration_ + 4"
+                ),
+            ),
+        ),
+    ),
+    Rule(
+        id="lightgbm.dataset-silent",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="`lgb.Dataset(..., silent=True)` -> `lgb.Dataset(...)`",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_DatasetSilent),
+        symptoms=(
+            Symptom(
+                "TypeError", r"Dataset\.__init__\(\) got an unexpected keyword argument 'silent'"
+            ),
+        ),
+        gone=lambda: _lacks("Dataset", "silent"),
+        examples=(
+            Example(
+                before=(
+                    "import numpy as np\n"
+                    "from lightgbm import Dataset\n"
+                    "import lightgbm\n"
+                    "a = Dataset(np.ones((4, 2)), [0, 1, 0, 1], silent=True)\n"
+                    "b = lightgbm.Dataset(np.ones((4, 2)), silent=False, label=[1, 0, 1, 0])\n"
+                ),
+                after=(
+                    "import numpy as np\n"
+                    "from lightgbm import Dataset\n"
+                    "import lightgbm\n"
+                    "a = Dataset(np.ones((4, 2)), [0, 1, 0, 1])\n"
+                    "b = lightgbm.Dataset(np.ones((4, 2)), label=[1, 0, 1, 0])\n"
+                ),
+                error="TypeError",
+                check="list(a.get_label()) == [0, 1, 0, 1] and list(b.get_label()) == [1, 0, 1, 0]",
+            ),
+        ),
+    ),
+    Rule(
+        id="lightgbm.silent-to-verbose",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="`LGBMClassifier(silent=True)` -> `verbose=-1` (`silent` is an unknown "
+        "parameter now: the model logs)",
+        kind=Kind.SILENT,
+        rewrite=cst_rewrite(_SilentToVerbose),
+        gone=_silent_unknown,
+        examples=(
+            Example(
+                before=(
+                    "from lightgbm import LGBMClassifier, LGBMRegressor\n"
+                    "quiet = LGBMClassifier(n_estimators=5, silent=True)\n"
+                    "loud = LGBMRegressor(silent=False)\n"
+                ),
+                after=(
+                    "from lightgbm import LGBMClassifier, LGBMRegressor\n"
+                    "quiet = LGBMClassifier(n_estimators=5, verbose=-1)\n"
+                    "loud = LGBMRegressor()\n"
+                ),
+                check=(
+                    "quiet.get_params().get('verbose') == -1 and 'silent' not in quiet.get_params() "
+                    "and 'silent' not in loud.get_params()"
+                ),
+            ),
+        ),
+    ),
+)

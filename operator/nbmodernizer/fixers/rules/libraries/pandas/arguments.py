@@ -1,0 +1,321 @@
+"""Arguments pandas made keyword-only, or whose default changed."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import libcst as cst
+
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver, pandas_module
+from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.calls import (
+    as_keyword,
+    call_arguments,
+    method_name,
+    with_keywords,
+)
+from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.nodes import (
+    code,
+    dotted_name,
+    qualified,
+    string_literal,
+)
+
+# method -> (positional arguments pandas 3 accepts, the legacy names of the ones after them)
+KEYWORD_ONLY: dict[str, tuple[int, tuple[str, ...]]] = {
+    "drop": (1, ("axis", "index", "columns", "level", "inplace", "errors")),
+    "any": (0, ("axis", "bool_only", "skipna")),
+    "dropna": (0, ("axis",)),
+    "sort_index": (0, ("axis", "level", "ascending", "inplace", "kind", "na_position")),
+    "ffill": (0, ("axis", "inplace", "limit")),
+    "bfill": (0, ("axis", "inplace", "limit")),
+    "interpolate": (1, ("axis", "limit", "inplace", "limit_direction", "limit_area")),
+    "set_index": (1, ("drop", "append", "inplace", "verify_integrity")),
+    "pivot": (0, ("index", "columns", "values")),
+    "drop_duplicates": (1, ("keep", "inplace")),
+    "where": (2, ("inplace", "axis", "level")),
+    "mask": (2, ("inplace", "axis", "level")),
+}
+
+_CONCAT: tuple[int, tuple[str, ...]] = (1, ("axis", "join"))
+
+
+class KeywordOnly(cst.CSTTransformer):
+    """`df.drop('c', 1)` -> `df.drop('c', axis=1)`: legacy positional arguments as keywords."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if qualified(updated_node.func, self.context.aliases) == "pandas.concat":
+            accepted, names = _CONCAT
+        else:
+            func = updated_node.func
+            if not isinstance(func, cst.Attribute) or func.attr.value not in KEYWORD_ONLY:
+                return updated_node
+            if is_module_receiver(func.value, self.context):
+                return updated_node
+            accepted, names = KEYWORD_ONLY[func.attr.value]
+        arguments = call_arguments(updated_node)
+        if arguments is None:
+            return updated_node
+        positional, keywords = arguments
+        extra = positional[accepted:]
+        if not extra or len(extra) > len(names) or set(names[: len(extra)]) & set(keywords):
+            return updated_node
+        args: list[cst.Arg] = []
+        for n, arg in enumerate(updated_node.args):
+            if n >= accepted and arg.keyword is None:
+                name = names[n - accepted]
+                arg = as_keyword(arg, name)
+            args.append(arg)
+        return updated_node.with_changes(args=args)
+
+
+class NumericOnly(cst.CSTTransformer):
+    """Reductions that silently dropped text columns get `numeric_only=True` spelled out."""
+
+    GROUPED = frozenset({"mean", "median", "std", "var", "sem", "sum", "prod"})
+    FILLED = frozenset({"mean", "median", "std", "var", "sem"})
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+        self.fill_receivers: list[str] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "fillna":
+            self.fill_receivers.append(code(func.value))
+        else:
+            self.fill_receivers.append("")
+
+    @staticmethod
+    def _grouped(receiver: cst.BaseExpression) -> bool:
+        if isinstance(receiver, cst.Subscript):
+            receiver = receiver.value
+        return isinstance(receiver, cst.Call) and method_name(receiver) == "groupby"
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        self.fill_receivers.pop()
+        func = updated_node.func
+        if not isinstance(func, cst.Attribute) or is_module_receiver(func.value, self.context):
+            return updated_node
+        arguments = call_arguments(updated_node)
+        if arguments is None or "numeric_only" in arguments[1]:
+            return updated_node
+        positional, _ = arguments
+        method = func.attr.value
+        applies = (
+            (method in ("corr", "cov") and not positional)
+            or (method in self.GROUPED and self._grouped(func.value))
+            or (
+                method in self.FILLED
+                and not positional
+                and dotted_name(func.value) is not None
+                and code(func.value) in self.fill_receivers
+            )
+        )
+        if not applies:
+            return updated_node
+        return with_keywords(updated_node, [("numeric_only", cst.Name("True"))])
+
+
+_REGEX_CHARS = frozenset(".^$*+?{}[]\\|()")
+
+
+class StrReplaceRegex(cst.CSTTransformer):
+    """`s.str.replace('a.b', x)` -> `s.str.replace('a.b', x, regex=True)` (the old default)."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "replace"
+            and isinstance(func.value, cst.Attribute)
+            and func.value.attr.value == "str"
+        ):
+            return updated_node
+        arguments = call_arguments(updated_node)
+        if arguments is None or "regex" in arguments[1]:
+            return updated_node
+        positional, keywords = arguments
+        pat = (
+            positional[0].value if positional else keywords.get("pat", cst.Arg(cst.Name("_"))).value
+        )
+        repl_arg = positional[1] if len(positional) > 1 else keywords.get("repl")
+        if len(positional) > 2:  # n, case, flags, regex positionally: leave it
+            return updated_node
+        if isinstance(pat, cst.Call) and qualified(pat.func, self.context.aliases) == "re.compile":
+            return with_keywords(updated_node, [("regex", cst.Name("True"))])
+        text = string_literal(pat)
+        if text is None or len(text) < 2:  # a single character was always literal
+            return updated_node
+        repl = string_literal(repl_arg.value) if repl_arg is not None else None
+        if (
+            _REGEX_CHARS & set(text)
+            or (repl is not None and "\\" in repl)
+            or {"case", "flags"} & set(keywords)
+        ):
+            return with_keywords(updated_node, [("regex", cst.Name("True"))])
+        return updated_node
+
+
+@functools.cache
+def _axis_keyword_only() -> bool:
+    pd = pandas_module()
+    parameter = inspect.signature(pd.DataFrame.drop).parameters["axis"]
+    return bool(parameter.kind is inspect.Parameter.KEYWORD_ONLY)
+
+
+def _str_replace_literal_by_default() -> bool:
+    pd = pandas_module()
+    return inspect.signature(pd.Series.str.replace).parameters["regex"].default is False
+
+
+RULES = (
+    Rule(
+        id="pandas.keyword-only-arguments",
+        library="pandas",
+        changed_in="2.0",
+        summary=(
+            "positional arguments pandas made keyword-only: `df.drop('c', 1)` -> "
+            "`df.drop('c', axis=1)`; also `any`, `dropna`, `sort_index`, `ffill`/`bfill`, "
+            "`interpolate`, `set_index`, `pivot`, `drop_duplicates`, `where`/`mask`, `pd.concat`"
+        ),
+        kind=Kind.API,
+        rewrite=cst_rewrite(KeywordOnly),
+        symptoms=(
+            Symptom(
+                "TypeError",
+                r"(DataFrame|Series|NDFrame)\.\w+\(\) takes (from \d+ to )?\d+ positional "
+                r"arguments? but \d+ were given",
+            ),
+            Symptom("TypeError", r"^concat\(\) takes 1 positional argument but \d+ were given"),
+        ),
+        gone=_axis_keyword_only,
+        examples=(
+            Example(
+                before=(
+                    "import pandas as pd\n"
+                    "frame = pd.DataFrame({'a': [1.0, None], 'b': [3.0, 4.0]})\n"
+                    "dropped = frame.drop('a', 1)\n"
+                    "complete = frame.dropna(1)\n"
+                    "big = (frame > 3).any(1)\n"
+                    "wide = pd.concat([frame, frame], 1)\n"
+                    "table = frame.pivot('a', 'b', 'b')\n"
+                ),
+                after=(
+                    "import pandas as pd\n"
+                    "frame = pd.DataFrame({'a': [1.0, None], 'b': [3.0, 4.0]})\n"
+                    "dropped = frame.drop('a', axis=1)\n"
+                    "complete = frame.dropna(axis=1)\n"
+                    "big = (frame > 3).any(axis=1)\n"
+                    "wide = pd.concat([frame, frame], axis=1)\n"
+                    "table = frame.pivot(index='a', columns='b', values='b')\n"
+                ),
+                error="TypeError",
+                check=(
+                    "list(dropped.columns) == ['b'] and list(complete.columns) == ['b'] "
+                    "and big.tolist() == [False, True] and wide.shape == (2, 4) "
+                    "and table.shape == (2, 2)"
+                ),
+            ),
+        ),
+    ),
+    Rule(
+        id="pandas.numeric-only",
+        library="pandas",
+        changed_in="2.0",
+        summary=(
+            "reductions that used to drop text columns get `numeric_only=True`: `df.corr()`, "
+            "`df.cov()`, `df.groupby(k).mean()` (`median`, `std`, `var`, `sem`, `sum`, `prod`), "
+            "`df.fillna(df.mean())`; in the failing cell only"
+        ),
+        kind=Kind.API,
+        rewrite=cst_rewrite(NumericOnly),
+        symptoms=(
+            Symptom("ValueError", r"could not convert string to float"),
+            Symptom("TypeError", r"Cannot perform reduction '\w+' with string dtype"),
+            Symptom("TypeError", r"dtype '(str|string)' does not support operation '\w+'"),
+            Symptom("TypeError", r"agg function failed \[how->\w+,dtype->object\]"),
+            Symptom("TypeError", r"Could not convert .* to numeric"),
+        ),
+        gone=None,  # whether a frame has text columns is only known when it fails
+        examples=(
+            Example(
+                before=(
+                    "import pandas as pd\n"
+                    "frame = pd.DataFrame({'g': ['x', 'x', 'y'], 'v': [1.0, 2.0, None],\n"
+                    "                      'w': [1.0, 0.0, 1.0], 'name': ['a', 'b', 'c']})\n"
+                    "means = frame.groupby('g').mean()\n"
+                    "filled = frame.fillna(frame.mean())\n"
+                    "corr = frame.corr()\n"
+                ),
+                after=(
+                    "import pandas as pd\n"
+                    "frame = pd.DataFrame({'g': ['x', 'x', 'y'], 'v': [1.0, 2.0, None],\n"
+                    "                      'w': [1.0, 0.0, 1.0], 'name': ['a', 'b', 'c']})\n"
+                    "means = frame.groupby('g').mean(numeric_only=True)\n"
+                    "filled = frame.fillna(frame.mean(numeric_only=True))\n"
+                    "corr = frame.corr(numeric_only=True)\n"
+                ),
+                error="TypeError",
+                check=(
+                    "list(means.columns) == ['v', 'w'] and means.loc['x', 'v'] == 1.5 "
+                    "and filled['v'].tolist() == [1.0, 2.0, 1.5] "
+                    "and filled['name'].tolist() == ['a', 'b', 'c'] "
+                    "and list(corr.columns) == ['v', 'w'] and corr.loc['v', 'w'] == -1.0"
+                ),
+            ),
+        ),
+    ),
+    Rule(
+        id="pandas.str-replace-regex",
+        library="pandas",
+        changed_in="2.0",
+        summary=(
+            "`s.str.replace(pat, repl)` with a regex-looking pattern of 2+ characters -> "
+            "`regex=True` spelled out (the old default; single characters were always literal)"
+        ),
+        kind=Kind.SILENT,
+        rewrite=cst_rewrite(StrReplaceRegex),
+        symptoms=(
+            Symptom(
+                "ValueError", r"Cannot use a compiled regex as replacement pattern with regex=False"
+            ),
+        ),
+        gone=_str_replace_literal_by_default,
+        examples=(
+            Example(
+                before=(
+                    "import pandas as pd\n"
+                    "names = pd.Series(['Mr. John  Smith', 'Mrs. Ann Lee'])\n"
+                    "dots = names.str.replace('.', '')\n"
+                    "spaced = names.str.replace('\\\\s+', ' ')\n"
+                    "title = names.str.replace('^(Mr|Mrs)\\\\. ', '')\n"
+                ),
+                after=(
+                    "import pandas as pd\n"
+                    "names = pd.Series(['Mr. John  Smith', 'Mrs. Ann Lee'])\n"
+                    "dots = names.str.replace('.', '')\n"
+                    "spaced = names.str.replace('\\\\s+', ' ', regex=True)\n"
+                    "title = names.str.replace('^(Mr|Mrs)\\\\. ', '', regex=True)\n"
+                ),
+                check=(
+                    "dots.tolist() == ['Mr John  Smith', 'Mrs Ann Lee'] "
+                    "and spaced.tolist() == ['Mr. John Smith', 'Mrs. Ann Lee'] "
+                    "and title.tolist() == ['John  Smith', 'Ann Lee']"
+                ),
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,119 @@
+"""What the XGBoost rules share: its model classes, probes, example data."""
+
+from __future__ import annotations
+
+import inspect
+from functools import cache
+
+import libcst as cst
+
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.toolkit.calls import callee_is
+from nbmodernizer.fixers.rules.toolkit.nodes import qualified
+
+
+def is_literal(node: cst.BaseExpression) -> bool:
+    """Strings, numbers, booleans, None, and lists/tuples of them."""
+    if isinstance(node, cst.SimpleString | cst.ConcatenatedString | cst.Integer | cst.Float):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False", "None")
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return is_literal(node.expression)
+    if isinstance(node, cst.List | cst.Tuple):
+        return all(is_literal(element.value) for element in node.elements)
+    return False
+
+
+SKLEARN_CLASSES = (
+    "xgboost.XGBClassifier",
+    "xgboost.XGBRegressor",
+    "xgboost.XGBRanker",
+    "xgboost.XGBRFClassifier",
+    "xgboost.XGBRFRegressor",
+    "xgboost.XGBModel",
+)
+
+BOOSTER_FACTORIES = ("xgboost.train", "xgboost.Booster")
+
+PREDICT_METHODS = ("predict", "predict_proba", "predict_margin")
+
+
+@cache
+def fit_lacks(keyword: str) -> bool:
+    import xgboost
+
+    return keyword not in inspect.signature(xgboost.XGBModel.fit).parameters
+
+
+@cache
+def predict_lacks_ntree_limit() -> bool:
+    import xgboost
+
+    return all(
+        "ntree_limit" not in inspect.signature(method).parameters
+        for method in (xgboost.XGBModel.predict, xgboost.Booster.predict)
+    )
+
+
+@cache
+def best_ntree_limit_gone() -> bool:
+    import xgboost
+
+    return not any(hasattr(cls, "best_ntree_limit") for cls in (xgboost.XGBModel, xgboost.Booster))
+
+
+@cache
+def gpu_hist_rejected() -> bool:
+    import numpy as np
+    import xgboost
+
+    try:
+        xgboost.train({"tree_method": "gpu_hist"}, xgboost.DMatrix(np.zeros((2, 1))), 1)
+    except xgboost.core.XGBoostError:
+        return True
+    return False
+
+
+@cache
+def silent_ignored() -> bool:
+    import xgboost
+
+    return "silent" not in inspect.signature(xgboost.XGBModel.__init__).parameters
+
+
+def is_xgb_model(call: cst.BaseExpression, context: RuleContext) -> bool:
+    return isinstance(call, cst.Call) and callee_is(call, SKLEARN_CLASSES, context)
+
+
+def is_booster_factory(call: cst.BaseExpression, context: RuleContext) -> bool:
+    return isinstance(call, cst.Call) and qualified(call.func, context.aliases) in BOOSTER_FACTORIES
+
+
+class Assignments(cst.CSTVisitor):
+    """Every `name = <call>` of the cell: name -> the calls assigned to it."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, list[cst.Call]] = {}
+        self.other: set[str] = set()  # names also assigned something else
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if isinstance(node.value, cst.Call):
+                    self.calls.setdefault(target.target.value, []).append(node.value)
+                else:
+                    self.other.add(target.target.value)
+
+
+def receiver_of(call: cst.Call) -> cst.BaseExpression | None:
+    return call.func.value if isinstance(call.func, cst.Attribute) else None
+
+
+DATA = (
+    "import numpy as np\n"
+    "rng = np.random.RandomState(0)\n"
+    "X = rng.rand(300, 3); y = (X[:, 0] + 0.5 * rng.rand(300) > 0.7).astype(int)\n"
+)
+
+SPLIT = "eval_set=[(X[200:], y[200:])]"
