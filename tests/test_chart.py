@@ -74,7 +74,7 @@ OPERATOR_RULES = {
     ("nbmodernizer.dev", "notebookmodernizations/finalizers"): {"update"},
     ("batch", "jobs"): {"create", "get", "list", "watch", "delete"},
     ("", "events"): {"create"},
-    ("", "secrets"): {"get"},
+    ("", "secrets"): {"get", "create", "delete"},  # get: named ones; create/delete: grants
 }
 KOPF_SCANNING = {("apiextensions.k8s.io", "customresourcedefinitions"): {"list", "watch"}}
 KOPF_NAMESPACES = {("", "namespaces"): {"list", "watch"}}
@@ -228,7 +228,7 @@ def test_defaults_render_the_cluster_wide_operator(kube_tools: Path, tmp_path: P
     assert args[-2:] == ["--leader-election", "--lease-seconds=15"]
     assert not [a for a in args if a.startswith("--namespace")]
     assert not [a for a in args if a.startswith("--s3-bucket")]  # NOTES warns; nothing invented
-    assert "--s3-secret=nbmodernizer-s3" in args
+    assert not [a for a in args if a.startswith("--s3-secret")]  # runner pods: grants only
     assert "--runner-image=ghcr.io/nbmodernizer/runner:0.1.0" in args
     assert container(manifests)["image"] == "ghcr.io/nbmodernizer/operator:0.1.0"
 
@@ -316,7 +316,11 @@ def test_two_replicas_keep_one_through_a_drain(kube_tools: Path, tmp_path: Path)
 def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     values = {
         "watchNamespaces": ["team-a", NAMESPACE],
-        "s3": {"bucket": "b", "credentials": {"accessKeyId": "AK", "secretAccessKey": "SK"}},
+        "s3": {
+            "bucket": "b",
+            "runnerSecret": "nbmodernizer-s3",  # the opt-out: copied to watched namespaces
+            "credentials": {"accessKeyId": "AK", "secretAccessKey": "SK"},
+        },
     }
     manifests = render(kube_tools, tmp_path, values)
     secrets = of_kind(manifests, "Secret")
@@ -329,6 +333,17 @@ def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # n
         "secretKeyRef": {"name": "nbmodernizer-s3", "key": "AWS_ACCESS_KEY_ID"}
     }
     assert "--s3-secret=nbmodernizer-s3" in container(manifests)["args"]
+
+
+def test_runner_pods_get_no_s3_keys_by_default(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    values = {
+        "watchNamespaces": ["team-a"],
+        "s3": {"bucket": "b", "credentials": {"accessKeyId": "AK", "secretAccessKey": "SK"}},
+    }
+    manifests = render(kube_tools, tmp_path, values)
+    secrets = of_kind(manifests, "Secret")  # the operator's keys, in its own namespace only
+    assert [s["metadata"]["namespace"] for s in secrets] == [NAMESPACE]
+    assert not [a for a in container(manifests)["args"] if a.startswith("--s3-secret")]
 
 
 def test_no_llm_nor_s3_keys_by_default(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -426,7 +441,9 @@ def test_rbac_per_watched_namespace(kube_tools: Path, tmp_path: Path) -> None:  
         assert grants([role]) == OPERATOR_RULES
         secrets = [r for r in role["rules"] if r["resources"] == ["secrets"]]
         assert secrets == [{"apiGroups": [""], "resources": ["secrets"], "verbs": ["get"],
-                            "resourceNames": ["llm-key"]}]  # fmt: skip
+                            "resourceNames": ["llm-key"]},
+                           {"apiGroups": [""], "resources": ["secrets"],
+                            "verbs": ["create", "delete"]}]  # fmt: skip
     bindings = of_kind(manifests, "RoleBinding")
     assert sorted(b["metadata"]["namespace"] for b in bindings) == ["team-a", "team-b"]
     for binding in bindings:

@@ -15,6 +15,7 @@ import pandas as pd
 
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
+from nbmodernizer.grade import SubmissionLimits, score_runs
 from nbmodernizer.loop import (
     Action,
     Executed,
@@ -28,8 +29,8 @@ from nbmodernizer.loop import (
 from nbmodernizer.notebook import Notebook, cell_changes, parse_notebook, serialise
 from nbmodernizer.revision import RunOutput, grade_runs, representative, representative_index
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.status import ExecutionResult, FixRecord, ScoreResult
-from nbmodernizer.store.layout import EXECUTED, NOTEBOOK, submission_name
+from nbmodernizer.status import ExecutionResult, ExecutionStatus, FixRecord, ScoreResult
+from nbmodernizer.store.layout import EXECUTED, EXECUTION, NOTEBOOK, submission_name
 from nbmodernizer.store.revisions import (
     RevisionStore,
     StoredResult,
@@ -37,10 +38,13 @@ from nbmodernizer.store.revisions import (
     read_fix,
     read_result,
     read_submission,
+    stored_size,
     write_execution,
     write_fix,
     write_result,
 )
+
+MAX_EXECUTION_BYTES = 16 * 2**20  # execution.json: facts, not outputs
 
 
 def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput]) -> None:
@@ -54,12 +58,35 @@ def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput
 
 
 def grade_revision(
-    store: RevisionStore, revision: int, answers: pd.DataFrame, spec: ModernizationSpec
+    store: RevisionStore,
+    revision: int,
+    answers: pd.DataFrame,
+    spec: ModernizationSpec,
+    limits: SubmissionLimits | None = None,
 ) -> tuple[ExecutionResult, ScoreResult]:
-    """The representative execution and the score of a revision whose runs are stored."""
-    runs = read_execution(store, revision)
-    submissions = [read_submission(store, revision, run) for run in range(len(runs))]
-    return runs[representative_index(runs)], grade_runs(submissions, answers, spec)
+    """The representative execution and the score of a revision whose runs are stored.
+
+    What an executor stored is untrusted: only the names a runner may write are read (at most
+    `score.runs` runs, `submission[-N].csv` for N below that), each submission's size is
+    checked before it is read, and its rows before it is parsed (`limits`)."""
+    limits = limits or SubmissionLimits()
+    try:
+        size = stored_size(store, revision, EXECUTION) or 0
+        if size > MAX_EXECUTION_BYTES:
+            raise ValueError(f"{size} bytes, more than {MAX_EXECUTION_BYTES}")
+        runs = read_execution(store, revision)[: spec.score.runs]
+        if not runs:
+            raise ValueError("it holds no run")
+    except (ValueError, KeyError, TypeError) as error:  # pydantic's ValidationError included
+        failure = f"the runner's {EXECUTION} cannot be used: {str(error)[:500]}"
+        execution = ExecutionResult(
+            status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure
+        )
+        return execution, score_runs([], failure, spec.score)
+    submissions = [
+        read_submission(store, revision, run, limits.max_bytes) for run in range(len(runs))
+    ]
+    return runs[representative_index(runs)], grade_runs(submissions, answers, spec, limits)
 
 
 def record_result(

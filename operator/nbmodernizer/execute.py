@@ -16,7 +16,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,51 @@ def _nbmodernizer_kaggle_paths(lines, _map={mapping!r}):
 get_ipython().input_transformers_post.append(_nbmodernizer_kaggle_paths)
 del _nbmodernizer_kaggle_paths
 """
+
+
+# The kernel's environment is an allowlist: what a notebook needs to run as it would on
+# Kaggle, and nothing else (no AWS_*, no API keys, no NBMOD_*, no proxies: their URLs may hold
+# credentials). PYTHONPATH is kept: it is where a user's (or the image's) own modules are,
+# holds no secret, and a notebook can only import what it could read anyway.
+KERNEL_ENV_NAMES = frozenset(
+    {
+        "HOME", "PATH", "PYTHONPATH", "TMPDIR", "TEMP", "TMP", "TZ", "TERM",
+        "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE",
+        "MPLBACKEND", "MPLCONFIGDIR", "IPYTHONDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+        "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
+        "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_HOME", "LD_LIBRARY_PATH",
+        "VIRTUAL_ENV", "CONDA_PREFIX", "SSL_CERT_FILE", "SSL_CERT_DIR",
+    }
+)  # fmt: skip
+KERNEL_ENV_PREFIXES = ("LC_", "JUPYTER_", "OPENBLAS_", "NVIDIA_")
+DEFAULT_MPLBACKEND = "module://matplotlib_inline.backend_inline"
+
+
+def kernel_environment(source: Mapping[str, str]) -> dict[str, str]:
+    """The allowlisted part of `source` that a kernel gets (locally and in pods)."""
+    env = {
+        name: value
+        for name, value in source.items()
+        if name in KERNEL_ENV_NAMES or name.startswith(KERNEL_ENV_PREFIXES)
+    }
+    env.setdefault("MPLBACKEND", DEFAULT_MPLBACKEND)
+    return env
+
+
+def hide_this_process() -> bool:
+    """Make this process's /proc/<pid>/environ, mem and the like unreadable to the kernels it
+    starts (they run as the same user): Linux's PR_SET_DUMPABLE=0. Without CAP_SYS_PTRACE
+    (dropped in runner pods) a notebook then cannot read the driver's environment or memory.
+    False where it cannot be done (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(4, 0, 0, 0, 0)) == 0  # PR_SET_DUMPABLE, 0
+    except (OSError, AttributeError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -163,9 +208,7 @@ class _Run:
                 await ensure_async(manager.shutdown_kernel(now=True))
 
     def _kernel_env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-        return env
+        return kernel_environment(os.environ)
 
     async def _install_prelude(self) -> None:
         mapping = path_mapping(self.folder)

@@ -27,7 +27,14 @@ from nbmodernizer import metrics
 from nbmodernizer.admit import InvalidInputError, admit, read_answers
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.events import event_for
-from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
+from nbmodernizer.cluster.jobs import (
+    build_grants_secret,
+    build_job,
+    grants_secret_name,
+    job_name,
+    revision_prefix,
+    revision_uri,
+)
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.outputs import publish, published
@@ -51,6 +58,7 @@ from nbmodernizer.status import (
 )
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.cache import CachedStore, ObjectCache
+from nbmodernizer.store.grants import GrantsError, make_grants
 from nbmodernizer.store.revisions import (
     RevisionStore,
     S3Store,
@@ -58,13 +66,14 @@ from nbmodernizer.store.revisions import (
     read_spec,
     write_spec,
 )
-from nbmodernizer.store.s3 import delete_prefix
+from nbmodernizer.store.s3 import delete_prefix, parse_s3_uri, signing_client
 from nbmodernizer.summary import build_status
 
 FINALIZER = "nbmodernizer.dev/cleanup"
 QUEUED_RETRY_SECONDS = 5.0
 FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
 ANSWERS_CACHED = 256
+GRANT_MARGIN_SECONDS = 600  # grants outlive the Job's deadline by this (scheduling, pulls)
 
 
 def now() -> str:
@@ -108,6 +117,7 @@ class Reconciler:
         self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
         self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
         self.answers: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
+        self.granted: set[str] = set()  # Jobs whose grants Secret exists
         # revision files read or written (write-once: never stale); None: off
         cache_bytes = settings.store_cache_mib * 2**20
         self.stored = ObjectCache(max_bytes=cache_bytes) if cache_bytes else None
@@ -198,36 +208,95 @@ class Reconciler:
         namespace = meta["namespace"]
         job = job_name(meta["name"], revision)
         key = job_key(namespace, job)
-        if has_execution(store, revision):
-            execution, score = grade_revision(store, revision, self._answers(spec), spec)
-            self.capacity.mark(key, running=False)
-            return self._record(obj, store, state, revision, execution, score)
         found = self.kube.get(Paths.jobs(namespace, job))
+        phase, reason = job_state(found) if found is not None else ("absent", "")
+        if phase in ("succeeded", "absent") and has_execution(store, revision):
+            # A Job that ended well, or one gone (its TTL) after storing its outputs: grade
+            # what it stored, reading only the names it was granted (`grade_revision`).
+            execution, score = grade_revision(
+                store, revision, self._answers(spec), spec, self.settings.submission_limits()
+            )
+            self.capacity.mark(key, running=False)
+            self._revoke(namespace, job)
+            return self._record(obj, store, state, revision, execution, score)
         if found is None:
             if not self.capacity.reserve(key):
                 self._write(obj, spec, store, state, Phase.QUEUED, notes, iteration=revision)
                 return Requeue(QUEUED_RETRY_SECONDS)
             manifest = build_job(resource, revision, self.jobs)
-            _, created = self.kube.create(Paths.jobs(namespace), manifest)
+            made, created = self.kube.create(Paths.jobs(namespace), manifest)
+            self._grant(made if created else self.kube.get(Paths.jobs(namespace, job)), spec)
             if created:
                 self._event(
                     obj, "Normal", "IterationStarted", f"Job {job} executes revision {revision}"
                 )
             self._write(obj, spec, store, state, Phase.RUNNING, notes, iteration=revision)
             return Requeue()
-        phase, reason = job_state(found)
         if phase in ("running", "suspended"):
+            self._grant(found, spec)  # after a restart between the Job and its grants
             self.capacity.mark(key, running=True)
             current = Phase.QUEUED if phase == "suspended" else Phase.RUNNING
             self._write(obj, spec, store, state, current, notes, iteration=revision)
             return Requeue()
-        if has_execution(store, revision):  # stored between our two reads
-            return self._execute(obj, resource, spec, store, state, revision, notes)
+        if phase == "succeeded":  # ended well, but stored no execution facts
+            reason = reason or "Complete"
+            phase = "failed"
+        # A failed Job: whatever it stored is not trusted (a notebook that read its grants
+        # could have written the Job's outputs before the runner did, then failed it).
         self.capacity.mark(key, running=False)
+        self._revoke(namespace, job)
         deadline = float((found.get("spec") or {}).get("activeDeadlineSeconds") or 0)
         execution = infrastructure_result(phase, reason, deadline)
         score = score_runs([], execution.failure, spec.score)
         return self._record(obj, store, state, revision, execution, score)
+
+    # -- grants: what a runner pod may read and write ---------------------------------------
+
+    def _grant(self, job: dict[str, Any] | None, spec: ModernizationSpec) -> None:
+        """Create the Job's grants Secret unless it exists (once per Job and process)."""
+        if self.jobs.s3_credentials_secret or job is None:
+            return
+        meta = job["metadata"]
+        key = job_key(meta["namespace"], meta["name"])
+        if key in self.granted:
+            return
+        secret_path = Paths.secret(meta["namespace"], grants_secret_name(meta["name"]))
+        if self.kube.get(secret_path) is None:
+            labels = meta.get("labels") or {}
+            name = meta["ownerReferences"][0]["name"]
+            revision = int(labels.get("nbmodernizer.dev/iteration", "0"))
+            folder = revision_uri(self.jobs, meta["namespace"], name, revision)
+            bucket, folder_key = parse_s3_uri(folder)
+            inputs = None
+            if spec.inputs and spec.execution.inputs_volume_claim is None:
+                inputs = parse_s3_uri(spec.inputs)
+            deadline = int((job.get("spec") or {}).get("activeDeadlineSeconds") or 0)
+            try:
+                grants = make_grants(
+                    signing_client(self.jobs.s3_endpoint_url, self.jobs.s3_region),
+                    bucket,
+                    folder_key,
+                    revision,
+                    spec.score.runs,
+                    deadline + GRANT_MARGIN_SECONDS,
+                    inputs,
+                    self.settings.max_input_files,
+                    self.settings.max_input_bytes,
+                )
+            except GrantsError as error:
+                self.kube.delete(Paths.jobs(meta["namespace"], meta["name"]))
+                raise InvalidResourceError(str(error)) from None
+            secret = build_grants_secret(job, grants.to_json())
+            self.kube.create(Paths.secrets(meta["namespace"]), secret)
+        self.granted.add(key)
+
+    def _revoke(self, namespace: str, job: str) -> None:
+        """Delete a Job's grants once it has ended (they also go with the Job)."""
+        self.granted.discard(job_key(namespace, job))
+        if self.jobs.s3_credentials_secret:
+            return
+        with contextlib.suppress(KubeError):
+            self.kube.delete(Paths.secret(namespace, grants_secret_name(job)))
 
     def _record(
         self,
