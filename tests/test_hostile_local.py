@@ -122,3 +122,23 @@ def test_an_oversized_submission_is_kept_as_a_line_and_graded_as_an_error(
     assert "1200005 bytes, more than the 1000000 allowed" in str(score.reason)
     _, score = grade_revision(store, 1, answers, spec, SubmissionLimits(max_rows=1000))
     assert "more than 1000 rows" in str(score.reason)
+
+
+def test_endless_output_and_huge_errors_are_cut_with_a_marker(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path / "store")
+    flood = (  # 24 MB of output, in 64 KB writes
+        "import sys\nchunk = 'x' * 65536\nfor _ in range(384):\n    sys.stdout.write(chunk)"
+    )
+    huge_error = "raise ValueError('e' * 5_000_000)"
+    store.put(0, "notebook.ipynb", serialise(notebook(flood, "print('after')", huge_error)))
+    done = run_runner(store, 0, tmp_path / "pod")
+    assert done.returncode == 0, done.stderr
+    executed = store.get(0, "executed.ipynb")
+    assert len(executed) < 3_000_000
+    text = executed.decode()
+    assert "characters of output cut]" in text and "after" in text
+    runs = json.loads(store.get(0, "execution.json"))["runs"]
+    [error] = runs[0]["cellErrors"]
+    assert error["ename"] == "ValueError"
+    assert len(error["evalue"]) < 2_100 and "characters cut]" in error["evalue"]
+    assert sum(len(line) for line in error["traceback"]) < 25_000

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nbmodernizer.execute import bounded_execution
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.grade import SubmissionLimits, score_runs
@@ -26,7 +27,13 @@ from nbmodernizer.loop import (
     start,
     step,
 )
-from nbmodernizer.notebook import Notebook, cell_changes, parse_notebook, serialise
+from nbmodernizer.notebook import (
+    Notebook,
+    NotebookError,
+    cell_changes,
+    parse_notebook,
+    serialise,
+)
 from nbmodernizer.revision import RunOutput, grade_runs, representative, representative_index
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, FixRecord, ScoreResult
@@ -45,6 +52,7 @@ from nbmodernizer.store.revisions import (
 )
 
 MAX_EXECUTION_BYTES = 16 * 2**20  # execution.json: facts, not outputs
+MAX_EXECUTED_BYTES = 64 * 2**20  # executed.ipynb (its outputs are bounded by the executor)
 
 
 def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput]) -> None:
@@ -74,7 +82,7 @@ def grade_revision(
         size = stored_size(store, revision, EXECUTION) or 0
         if size > MAX_EXECUTION_BYTES:
             raise ValueError(f"{size} bytes, more than {MAX_EXECUTION_BYTES}")
-        runs = read_execution(store, revision)[: spec.score.runs]
+        runs = [bounded_execution(r) for r in read_execution(store, revision)[: spec.score.runs]]
         if not runs:
             raise ValueError("it holds no run")
     except (ValueError, KeyError, TypeError) as error:  # pydantic's ValidationError included
@@ -121,6 +129,18 @@ def load_notebook(store: RevisionStore, revision: int, name: str = NOTEBOOK) -> 
     return parse_notebook(store.get(revision, name)).notebook
 
 
+def load_executed(store: RevisionStore, revision: int, source: Notebook) -> Notebook:
+    """The executed revision, if it is a notebook of a sane size (it comes from the runner:
+    untrusted); else the revision itself, without outputs."""
+    size = stored_size(store, revision, EXECUTED)
+    if size is None or size > MAX_EXECUTED_BYTES:
+        return source
+    try:
+        return load_notebook(store, revision, EXECUTED)
+    except NotebookError:
+        return source
+
+
 @dataclass(frozen=True)
 class FixOutcome:
     state: LoopState
@@ -142,7 +162,7 @@ def fix_step(
     source = load_notebook(store, action.revision)
     request = FixRequest(
         notebook=source,
-        executed=load_notebook(store, action.revision, EXECUTED),
+        executed=load_executed(store, action.revision, source),
         execution=attempt.execution,
         score=attempt.score,
         diagnosis=attempt.diagnosis,
