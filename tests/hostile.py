@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# Values of secrets a test puts in the driver's environment; no attack may print one.
+# Values of secrets a test puts in the driver's environment; no attack may print one. (An
+# access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.)
 SECRETS = {
     "AWS_SECRET_ACCESS_KEY": "hostile-test-aws-secret-4711",
-    "AWS_ACCESS_KEY_ID": "hostile-test-aws-key-id-4711",
     "OPENAI_API_KEY": "sk-hostile-test-openai-4711",
     "NBMOD_HOSTILE_TOKEN": "hostile-test-nbmod-4711",
 }

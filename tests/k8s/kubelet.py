@@ -20,8 +20,12 @@ reference to the Job; phase and container exit code) and, against the emulator, 
 output at ``pods/<name>/log``. With ``instant=True`` nothing runs: every Job is marked
 succeeded (or failed, per ``instant_exit_code``) in one status patch, for benchmarks.
 
+Secret volumes are mounted as files in a temporary folder per pod (at ``<folder>/<mountPath>``)
+and every argument naming a path under a ``mountPath`` is rewritten to it.
+
 Not emulated: parallelism/completions above 1, pod failure policies, success policies,
-backoff delays between retries, suspending a running Job, images, volumes, resources.
+backoff delays between retries, suspending a running Job, images, volumes other than
+Secrets, resources.
 """
 
 from __future__ import annotations

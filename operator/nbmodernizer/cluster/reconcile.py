@@ -30,6 +30,7 @@ from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.jobs import (
     build_grants_secret,
     build_job,
+    fit_name,
     grants_secret_name,
     job_name,
     revision_prefix,
@@ -90,6 +91,16 @@ class Requeue:
 class InvalidResourceError(Exception):
     """The resource cannot start: an invalid spec, or inputs that are not admitted; the message
     names the field."""
+
+
+class TamperedStoreError(Exception):
+    """A revision's result.json that the operator did not write."""
+
+    def __init__(self, revision: int, why: str) -> None:
+        super().__init__(
+            f"revision {revision}'s result.json was not written by the operator ({why}): "
+            "refusing a tampered revision store"
+        )
 
 
 EventSink = Callable[[dict[str, Any], str, str, str], None]  # (object, type, reason, message)
@@ -154,6 +165,10 @@ class Reconciler:
         except InvalidInputError as error:  # e.g. the answers vanished mid-run
             self._finish_unrunnable(obj, str(error))
             return Requeue()
+        except TamperedStoreError as error:
+            self._stop_jobs(namespace, name)  # whatever runs for it is not to be trusted
+            self._finish_unrunnable(obj, str(error))
+            return Requeue()
         except StoreError as error:
             return self._store_unavailable(obj, key, str(error))
         self.store_failures.pop(key, None)
@@ -167,6 +182,7 @@ class Reconciler:
         store = self._open_store(revision_prefix(self.jobs, namespace, name))
         spec = self._frozen_spec(store, obj, resource)
         state, action = replay(store, spec.fix.max_iterations)
+        self._verify_unrecorded(obj, store, spec, state)
         notes: list[str] = list((obj.get("status") or {}).get("notes") or [])
         while True:
             if isinstance(action, Finish):
@@ -249,6 +265,30 @@ class Reconciler:
         execution = infrastructure_result(phase, reason, deadline)
         score = score_runs([], execution.failure, spec.score)
         return self._record(obj, store, state, revision, execution, score)
+
+    def _verify_unrecorded(
+        self, obj: dict[str, Any], store: RevisionStore, spec: ModernizationSpec, state: LoopState
+    ) -> None:
+        """A result.json the status has not counted yet (`status.iterations`: etcd, out of
+        any notebook's reach) is trusted only if grading the revision again gives the same
+        execution and score (grading is deterministic: that is how the operator's own write,
+        made just before a crash, is told from one somebody else put there first), or if it
+        records a failure (which gains a forger nothing). Else: TamperedStoreError."""
+        recorded = int((obj.get("status") or {}).get("iterations") or 0)
+        for attempt in state.attempts[recorded:]:
+            if attempt.score.value is None and attempt.execution.has_errors:
+                continue
+            revision = attempt.revision
+            try:
+                if not has_execution(store, revision):
+                    raise FileNotFoundError("no execution.json")
+                execution, score = grade_revision(
+                    store, revision, self._answers(spec), spec, self.settings.submission_limits()
+                )
+            except FileNotFoundError as error:
+                raise TamperedStoreError(revision, str(error)) from None
+            if execution != attempt.execution or score != attempt.score:
+                raise TamperedStoreError(revision, "grading it again gives another result")
 
     # -- grants: what a runner pod may read and write ---------------------------------------
 
@@ -540,14 +580,19 @@ class Reconciler:
         )
         obj["metadata"] = updated.get("metadata", meta)
 
+    def _stop_jobs(self, namespace: str, name: str) -> None:
+        """Delete the resource's Jobs and their grants."""
+        selector = f"nbmodernizer.dev/modernization={fit_name(name)}"
+        for job in self.kube.list(Paths.jobs(namespace), selector):
+            self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
+            self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
+            self._revoke(namespace, job["metadata"]["name"])
+
     def finalize(self, obj: dict[str, Any]) -> None:
         """Stop the resource's Jobs; delete its revisions if its retention says so."""
         meta = obj["metadata"]
         namespace, name = meta["namespace"], meta["name"]
-        selector = f"nbmodernizer.dev/modernization={name}"
-        for job in self.kube.list(Paths.jobs(namespace), selector):
-            self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
-            self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
+        self._stop_jobs(namespace, name)
         retention = ((obj.get("spec") or {}).get("revisions") or {}).get("retention", "Keep")
         revisions = revision_prefix(self.jobs, namespace, name)
         if retention == "Delete":
