@@ -533,3 +533,52 @@ def test_chart_crd_is_the_generated_one() -> None:
 def test_rendered_crd_is_the_file(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     crd = one(render(kube_tools, tmp_path), "CustomResourceDefinition")
     assert crd == yaml.safe_load(CRD.read_text())
+
+
+def test_runner_pods_network_policy(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Runner pods (untrusted notebooks): nothing in; out, DNS and the store only."""
+    assert not of_kind(render(kube_tools, tmp_path), "NetworkPolicy")  # -A: namespaces unknown
+    manifests = render(kube_tools, tmp_path, EVERYTHING)
+    policies = of_kind(manifests, "NetworkPolicy")
+    assert sorted(p["metadata"]["namespace"] for p in policies) == ["team-a", "team-b"]
+    for policy in policies:
+        spec = policy["spec"]
+        assert spec["podSelector"]["matchLabels"] == {
+            "app.kubernetes.io/component": "runner",
+            "app.kubernetes.io/managed-by": "nbmodernizer-operator",
+        }
+        assert spec["policyTypes"] == ["Ingress", "Egress"] and spec["ingress"] == []
+        dns, store = spec["egress"]
+        assert {p["port"] for p in dns["ports"]} == {53}
+        assert store == {"ports": [{"port": 443, "protocol": "TCP"}]}
+    minio = [{"to": [{"ipBlock": {"cidr": "10.0.0.5/32"}}], "ports": [{"port": 9000}]}]
+    values = {"runner": {"networkPolicy": {"namespaces": ["ml"], "dns": False,
+                                           "storeEgress": minio}}}  # fmt: skip
+    [policy] = of_kind(render(kube_tools, tmp_path, values), "NetworkPolicy")
+    assert policy["metadata"]["namespace"] == "ml" and policy["spec"]["egress"] == minio
+    off = {"watchNamespaces": ["a"], "runner": {"networkPolicy": {"enabled": False}}}
+    assert not of_kind(render(kube_tools, tmp_path, off), "NetworkPolicy")
+
+
+@pytest.mark.parametrize(
+    ("values", "complaint"),
+    [
+        ({"s3": {"bucket": "b", "runnerSecrets": "typo"}}, "runnerSecrets"),
+        ({"operator": {"workers": 0}}, "workers"),
+        ({"operator": {"replicas": "two"}}, "replicas"),
+        ({"watchNamespaces": ["Team_A"]}, "watchNamespaces"),
+        ({"runner": {"networkPolicy": {"enabled": "yes"}}}, "enabled"),
+        ({"unknownTopLevel": 1}, "unknownTopLevel"),
+    ],
+)
+def test_values_are_validated_against_the_schema(
+    kube_tools: Path,  # noqa: F811
+    tmp_path: Path,
+    values: dict[str, Any],
+    complaint: str,
+) -> None:
+    values_file = tmp_path / "values.yaml"
+    values_file.write_text(yaml.safe_dump(values))
+    done = helm(kube_tools, "template", RELEASE, str(CHART), "--values", str(values_file))
+    assert done.returncode != 0
+    assert "schema" in done.stderr and complaint in done.stderr, done.stderr
