@@ -9,7 +9,7 @@ restarts. What the store holds per revision, who writes it and when: `nbmoderniz
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
@@ -194,7 +194,11 @@ def fix_step(
         rejected_replies=spent.rejected_replies,
         estimated_replies=spent.estimated_replies,
         mode=result.proposal.mode,
-        fidelity=assess(load_notebook(store, 0), result.proposal.notebook),
+        fidelity=assess(
+            load_notebook(store, 0),
+            result.proposal.notebook,
+            PurePosixPath(spec.score.answers).name or None,
+        ),
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     write_fix(store, record)
