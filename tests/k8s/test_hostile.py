@@ -28,7 +28,7 @@ from nbmodernizer.status import (
 from tests import hostile
 from tests.k8s.client import K8sApi
 from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import OperatorStarter, push_case, status_of, wait_finished
+from tests.k8s.product import S3_SECRET, OperatorStarter, push_case, status_of, wait_finished
 from tests.k8s.resources import NBMS, SECRETS
 from tests.notebooks import PREDICT, READ, WRITE
 from tests.s3server import S3Bucket
@@ -167,3 +167,23 @@ def test_hostile_notebooks_are_contained(
     [tampered] = runner_kubelet.runs_of("tamper-it-000")
     assert "refusing a tampered revision" in tampered.output
     assert operator.running
+
+
+def test_the_s3_secret_opt_out_gives_runner_pods_keys_and_no_grants(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    s3_secret: None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    """`--s3-secret` (for a store that cannot pre-sign): the pods take the keys from that
+    Secret and use boto3, as before grants; the notebook can then read them (docs)."""
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "opt-out"))
+    operator = nbmod_operator("--s3-secret", S3_SECRET)
+    done = status_of(wait_finished(k8s_api, "opt-out", operator))
+    assert done["outcome"] == "ErrorFreeReproducible", done
+    assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
+    if runner_kubelet is not None:
+        [run] = runner_kubelet.runs_of("opt-out-it-000")
+        assert "AWS_SECRET_ACCESS_KEY" in run.env and "--grants" not in run.argv
