@@ -138,3 +138,8 @@ def test_unsigned_writes_are_what_a_notebook_without_grants_has(s3_bucket: S3Buc
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request)
     assert refused.value.code == 412
+
+
+def test_grants_expire_within_a_week(s3_bucket: S3Bucket) -> None:
+    made = make_grants(signing_client(s3_bucket.endpoint), s3_bucket.name, FOLDER, 2, 1, 10**7)
+    assert "X-Amz-Expires=604800" in made.outputs["execution.json"]

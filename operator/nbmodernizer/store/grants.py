@@ -44,6 +44,7 @@ DEFAULT_MAX_INPUT_FILES = 1000
 DEFAULT_MAX_INPUT_BYTES = 20 * 2**30  # 20 GiB
 HTTP_TIMEOUT_SECONDS = 60
 CHUNK = 2**20
+MAX_EXPIRES_SECONDS = 7 * 24 * 3600  # SigV4: a pre-signed URL lives at most a week
 
 
 class GrantsError(ValueError):
@@ -148,6 +149,8 @@ def make_grants(
     """Pre-sign one Job's reads and writes. `client` signs for the address the pods use;
     `revision_folder_key` is the revision's folder key (ending in '/'); `inputs` is the
     (bucket, prefix) of `spec.inputs`. GrantsError when the inputs are past the bounds."""
+
+    expires_seconds = max(1, min(expires_seconds, MAX_EXPIRES_SECONDS))
 
     def sign(method: str, params: dict[str, str]) -> str:
         return str(client.generate_presigned_url(method, Params=params, ExpiresIn=expires_seconds))
