@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from nbmodernizer import metrics
@@ -86,3 +87,16 @@ def test_the_dashboard_queries_only_metrics_the_operator_exports() -> None:
             or ("rate(" not in query.expr and "increase(" not in query.expr)
         ), f"{query}: use $__rate_interval (or $__range) as the range of rate()/increase()"
         runnable(query.expr)  # no unknown Grafana variable
+
+
+def test_exception_labels_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notebook chooses its exceptions' names: odd ones and too many become `other`."""
+    monkeypatch.setattr(metrics, "_exception_labels", set())
+    monkeypatch.setattr(metrics, "MAX_EXCEPTION_LABELS", 2)
+    assert metrics.exception_label("ValueError") == "ValueError"
+    assert metrics.exception_label("x" * 500) == "other"
+    assert metrics.exception_label("bad name {label}") == "other"
+    assert metrics.exception_label("") == "unknown"
+    assert metrics.exception_label("KeyError") == "KeyError"
+    assert metrics.exception_label("TypeError") == "other"  # past the bound
+    assert metrics.exception_label("ValueError") == "ValueError"  # seen before
