@@ -241,7 +241,8 @@ class Reconciler:
                 return Requeue(QUEUED_RETRY_SECONDS)
             manifest = build_job(resource, revision, self.jobs)
             made, created = self.kube.create(Paths.jobs(namespace), manifest)
-            self._grant(made if created else self.kube.get(Paths.jobs(namespace, job)), spec)
+            granted_job = made if created else self.kube.get(Paths.jobs(namespace, job))
+            self._grant(granted_job, spec, meta["name"], revision)
             if created:
                 self._event(
                     obj, "Normal", "IterationStarted", f"Job {job} executes revision {revision}"
@@ -249,7 +250,7 @@ class Reconciler:
             self._write(obj, spec, store, state, Phase.RUNNING, notes, iteration=revision)
             return Requeue()
         if phase in ("running", "suspended"):
-            self._grant(found, spec)  # after a restart between the Job and its grants
+            self._grant(found, spec, meta["name"], revision)  # made after a restart?
             self.capacity.mark(key, running=True)
             current = Phase.QUEUED if phase == "suspended" else Phase.RUNNING
             self._write(obj, spec, store, state, current, notes, iteration=revision)
@@ -292,8 +293,11 @@ class Reconciler:
 
     # -- grants: what a runner pod may read and write ---------------------------------------
 
-    def _grant(self, job: dict[str, Any] | None, spec: ModernizationSpec) -> None:
-        """Create the Job's grants Secret unless it exists (once per Job and process)."""
+    def _grant(
+        self, job: dict[str, Any] | None, spec: ModernizationSpec, name: str, revision: int
+    ) -> None:
+        """Create the grants Secret of the Job running `revision` of the modernization `name`
+        unless it exists (looked up once per Job and process)."""
         if self.jobs.s3_credentials_secret or job is None:
             return
         meta = job["metadata"]
@@ -302,9 +306,6 @@ class Reconciler:
             return
         secret_path = Paths.secret(meta["namespace"], grants_secret_name(meta["name"]))
         if self.kube.get(secret_path) is None:
-            labels = meta.get("labels") or {}
-            name = meta["ownerReferences"][0]["name"]
-            revision = int(labels.get("nbmodernizer.dev/iteration", "0"))
             folder = revision_uri(self.jobs, meta["namespace"], name, revision)
             bucket, folder_key = parse_s3_uri(folder)
             inputs = None
