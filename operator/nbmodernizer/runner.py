@@ -96,6 +96,13 @@ def runner_environment(source: Mapping[str, str], keeps_s3_keys: bool) -> dict[s
     return env
 
 
+def _site_directories() -> set[str]:
+    import site
+
+    found = [*site.getsitepackages(), site.getusersitepackages()]
+    return {str(Path(d).resolve()) for d in found}
+
+
 def clean_start(args: argparse.Namespace) -> None:
     """Start over (same pid, a new process image) with only `runner_environment`, so that
     /proc/<runner>/environ, which the kernel can read where it runs as root or with
@@ -106,7 +113,9 @@ def clean_start(args: argparse.Namespace) -> None:
         return
     env[CLEAN_MARK] = "1"
     package_root = str(Path(__file__).resolve().parent.parent)  # this nbmodernizer, as run
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    if package_root not in _site_directories():  # a checkout: say where (never site-packages:
+        # ahead of the standard library it could shadow it)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     argv = getattr(args, "argv", None) or sys.argv[1:]
     sys.stdout.flush()
     sys.stderr.flush()
