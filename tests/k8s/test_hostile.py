@@ -29,7 +29,7 @@ from tests import hostile
 from tests.k8s.client import K8sApi
 from tests.k8s.kubelet import Kubelet
 from tests.k8s.product import S3_SECRET, OperatorStarter, push_case, status_of, wait_finished
-from tests.k8s.resources import NBMS, SECRETS
+from tests.k8s.resources import JOBS, NBMS, SECRETS
 from tests.notebooks import PREDICT, READ, WRITE
 from tests.s3server import S3Bucket
 
@@ -187,3 +187,21 @@ def test_the_s3_secret_opt_out_gives_runner_pods_keys_and_no_grants(
     if runner_kubelet is not None:
         [run] = runner_kubelet.runs_of("opt-out-it-000")
         assert "AWS_SECRET_ACCESS_KEY" in run.env and "--grants" not in run.argv
+
+
+def test_inputs_past_the_grant_bounds_fail_with_the_reason(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "heavy"))
+    operator = nbmod_operator("--max-input-bytes", "10")
+    done = status_of(wait_finished(k8s_api, "heavy", operator))
+    assert done["phase"] == "Failed", done
+    assert "bytes, more than the 10 a Job may be granted" in done["lastError"]
+    assert "execution.inputsVolumeClaim" in done["lastError"]
+    assert not k8s_api.list(JOBS, label_selector="nbmodernizer.dev/modernization=heavy")
+    assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
+    assert operator.running
