@@ -142,3 +142,24 @@ def test_endless_output_and_huge_errors_are_cut_with_a_marker(tmp_path: Path) ->
     assert error["ename"] == "ValueError"
     assert len(error["evalue"]) < 2_100 and "characters cut]" in error["evalue"]
     assert sum(len(line) for line in error["traceback"]) < 25_000
+
+
+def test_nbmod_modernize_hides_its_environment_from_the_kernel(tmp_path: Path) -> None:
+    """The local driver keeps its keys (it needs the LLM's and S3's), but the kernel's
+    environment is the allowlist; its parent's /proc environ is hidden only where the kernel
+    lacks CAP_SYS_PTRACE (not as root: docs/security.md)."""
+    from tests.notebooks import kaggle_folder
+
+    spec = kaggle_folder(tmp_path / "case", *hostile.sources(READ, PREDICT, WRITE))
+    command = [sys.executable, "-m", "nbmodernizer.cli", "modernize", str(spec),
+               "--out", str(tmp_path / "out")]  # fmt: skip
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, env=driver_env(tmp_path), check=False
+    )
+    assert done.returncode == 0, done.stderr
+    executed = json.loads((tmp_path / "out" / "revisions/0000/executed.ipynb").read_text())
+    found = hostile.found(executed)
+    assert hostile.leaked(found["os_environ"] + found["proc_self_environ"]) == []
+    assert found["s3_list"].startswith('"DENIED NoCredentialsError'), found["s3_list"]
+    if os.geteuid() != 0:  # as root, /proc/<parent>/environ stays readable
+        assert hostile.leaked(found["ancestors"]) == []
