@@ -163,3 +163,26 @@ def test_nbmod_modernize_hides_its_environment_from_the_kernel(tmp_path: Path) -
     assert found["s3_list"].startswith('"DENIED NoCredentialsError'), found["s3_list"]
     if os.geteuid() != 0:  # as root, /proc/<parent>/environ stays readable
         assert hostile.leaked(found["ancestors"]) == []
+
+
+def test_a_submission_with_a_monstrous_header_is_an_error(tmp_path: Path) -> None:
+    from nbmodernizer.grade import SubmissionError, grade_submission
+
+    spec = parse_modernization(
+        {
+            "apiVersion": "nbmodernizer.dev/v1alpha1",
+            "kind": "NotebookModernization",
+            "metadata": {"name": "wide"},
+            "spec": {
+                "notebook": "n.ipynb",
+                "score": {"metric": "accuracy", "target": 1.0, "answers": "a.csv"},
+            },
+        },
+        "test",
+    ).spec
+    import pandas as pd
+
+    wide = tmp_path / "submission.csv"
+    wide.write_text("id,y," + ",".join(f"c{n}" for n in range(20_000)) + "\n1,1\n")
+    with pytest.raises(SubmissionError, match="more than 10000 columns"):
+        grade_submission(wide, pd.DataFrame({"id": [1], "y": [1]}), spec.score)

@@ -50,6 +50,8 @@ class SubmissionError(Exception):
 DEFAULT_MAX_SUBMISSION_BYTES = 200 * 10**6
 DEFAULT_MAX_SUBMISSION_ROWS = 10_000_000
 _CHUNK = 2**20
+MAX_HEADER_BYTES = 2**20
+MAX_SUBMISSION_COLUMNS = 10_000
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,13 @@ def _check_bounds(submission: Path, spec: ScoreSpec, limits: SubmissionLimits) -
         head = handle.read(len(OVERSIZE_MARKER))
         if head == OVERSIZE_MARKER:
             raise SubmissionError(handle.read(_CHUNK).decode(errors="replace").strip())
+        handle.seek(0)
+        header = handle.readline(MAX_HEADER_BYTES + 1)
+        if len(header) > MAX_HEADER_BYTES or header.count(b",") >= MAX_SUBMISSION_COLUMNS:
+            raise SubmissionError(
+                f"{spec.submission}'s header is longer than {MAX_HEADER_BYTES} bytes or has "
+                f"more than {MAX_SUBMISSION_COLUMNS} columns"
+            )
         handle.seek(0)
         while chunk := handle.read(_CHUNK):
             lines += chunk.count(b"\n")
