@@ -74,7 +74,7 @@ OPERATOR_RULES = {
     ("nbmodernizer.dev", "notebookmodernizations/finalizers"): {"update"},
     ("batch", "jobs"): {"create", "get", "list", "watch", "delete"},
     ("", "events"): {"create"},
-    ("", "secrets"): {"get"},
+    ("", "secrets"): {"get", "create", "delete"},  # get: named ones; create/delete: grants
 }
 KOPF_SCANNING = {("apiextensions.k8s.io", "customresourcedefinitions"): {"list", "watch"}}
 KOPF_NAMESPACES = {("", "namespaces"): {"list", "watch"}}
@@ -229,7 +229,7 @@ def test_defaults_render_the_cluster_wide_operator(kube_tools: Path, tmp_path: P
     assert not [a for a in args if a.startswith("--namespace")]
     assert not [a for a in args if a.startswith("--s3-bucket")]  # NOTES warns; nothing invented
     assert not [a for a in args if a.startswith("--fix-memory")]
-    assert "--s3-secret=nbmodernizer-s3" in args
+    assert not [a for a in args if a.startswith("--s3-secret")]  # runner pods: grants only
     assert "--runner-image=ghcr.io/nbmodernizer/runner:0.1.0" in args
     assert container(manifests)["image"] == "ghcr.io/nbmodernizer/operator:0.1.0"
 
@@ -344,7 +344,11 @@ def test_two_replicas_keep_one_through_a_drain(kube_tools: Path, tmp_path: Path)
 def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     values = {
         "watchNamespaces": ["team-a", NAMESPACE],
-        "s3": {"bucket": "b", "credentials": {"accessKeyId": "AK", "secretAccessKey": "SK"}},
+        "s3": {
+            "bucket": "b",
+            "runnerSecret": "nbmodernizer-s3",  # the opt-out: copied to watched namespaces
+            "credentials": {"accessKeyId": "AK", "secretAccessKey": "SK"},
+        },
     }
     manifests = render(kube_tools, tmp_path, values)
     secrets = of_kind(manifests, "Secret")
@@ -357,6 +361,17 @@ def test_chart_created_s3_secret(kube_tools: Path, tmp_path: Path) -> None:  # n
         "secretKeyRef": {"name": "nbmodernizer-s3", "key": "AWS_ACCESS_KEY_ID"}
     }
     assert "--s3-secret=nbmodernizer-s3" in container(manifests)["args"]
+
+
+def test_runner_pods_get_no_s3_keys_by_default(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    values = {
+        "watchNamespaces": ["team-a"],
+        "s3": {"bucket": "b", "credentials": {"accessKeyId": "AK", "secretAccessKey": "SK"}},
+    }
+    manifests = render(kube_tools, tmp_path, values)
+    secrets = of_kind(manifests, "Secret")  # the operator's keys, in its own namespace only
+    assert [s["metadata"]["namespace"] for s in secrets] == [NAMESPACE]
+    assert not [a for a in container(manifests)["args"] if a.startswith("--s3-secret")]
 
 
 def test_no_llm_nor_s3_keys_by_default(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -454,7 +469,9 @@ def test_rbac_per_watched_namespace(kube_tools: Path, tmp_path: Path) -> None:  
         assert grants([role]) == OPERATOR_RULES
         secrets = [r for r in role["rules"] if r["resources"] == ["secrets"]]
         assert secrets == [{"apiGroups": [""], "resources": ["secrets"], "verbs": ["get"],
-                            "resourceNames": ["llm-key"]}]  # fmt: skip
+                            "resourceNames": ["llm-key"]},
+                           {"apiGroups": [""], "resources": ["secrets"],
+                            "verbs": ["create", "delete"]}]  # fmt: skip
     bindings = of_kind(manifests, "RoleBinding")
     assert sorted(b["metadata"]["namespace"] for b in bindings) == ["team-a", "team-b"]
     for binding in bindings:
@@ -544,3 +561,52 @@ def test_chart_crd_is_the_generated_one() -> None:
 def test_rendered_crd_is_the_file(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
     crd = one(render(kube_tools, tmp_path), "CustomResourceDefinition")
     assert crd == yaml.safe_load(CRD.read_text())
+
+
+def test_runner_pods_network_policy(kube_tools: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Runner pods (untrusted notebooks): nothing in; out, DNS and the store only."""
+    assert not of_kind(render(kube_tools, tmp_path), "NetworkPolicy")  # -A: namespaces unknown
+    manifests = render(kube_tools, tmp_path, EVERYTHING)
+    policies = of_kind(manifests, "NetworkPolicy")
+    assert sorted(p["metadata"]["namespace"] for p in policies) == ["team-a", "team-b"]
+    for policy in policies:
+        spec = policy["spec"]
+        assert spec["podSelector"]["matchLabels"] == {
+            "app.kubernetes.io/component": "runner",
+            "app.kubernetes.io/managed-by": "nbmodernizer-operator",
+        }
+        assert spec["policyTypes"] == ["Ingress", "Egress"] and spec["ingress"] == []
+        dns, store = spec["egress"]
+        assert {p["port"] for p in dns["ports"]} == {53}
+        assert store == {"ports": [{"port": 443, "protocol": "TCP"}]}
+    minio = [{"to": [{"ipBlock": {"cidr": "10.0.0.5/32"}}], "ports": [{"port": 9000}]}]
+    values = {"runner": {"networkPolicy": {"namespaces": ["ml"], "dns": False,
+                                           "storeEgress": minio}}}  # fmt: skip
+    [policy] = of_kind(render(kube_tools, tmp_path, values), "NetworkPolicy")
+    assert policy["metadata"]["namespace"] == "ml" and policy["spec"]["egress"] == minio
+    off = {"watchNamespaces": ["a"], "runner": {"networkPolicy": {"enabled": False}}}
+    assert not of_kind(render(kube_tools, tmp_path, off), "NetworkPolicy")
+
+
+@pytest.mark.parametrize(
+    ("values", "complaint"),
+    [
+        ({"s3": {"bucket": "b", "runnerSecrets": "typo"}}, "runnerSecrets"),
+        ({"operator": {"workers": 0}}, "workers"),
+        ({"operator": {"replicas": "two"}}, "replicas"),
+        ({"watchNamespaces": ["Team_A"]}, "watchNamespaces"),
+        ({"runner": {"networkPolicy": {"enabled": "yes"}}}, "enabled"),
+        ({"unknownTopLevel": 1}, "unknownTopLevel"),
+    ],
+)
+def test_values_are_validated_against_the_schema(
+    kube_tools: Path,  # noqa: F811
+    tmp_path: Path,
+    values: dict[str, Any],
+    complaint: str,
+) -> None:
+    values_file = tmp_path / "values.yaml"
+    values_file.write_text(yaml.safe_dump(values))
+    done = helm(kube_tools, "template", RELEASE, str(CHART), "--values", str(values_file))
+    assert done.returncode != 0
+    assert "schema" in done.stderr and complaint in done.stderr, done.stderr

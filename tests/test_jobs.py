@@ -11,7 +11,9 @@ import pytest
 from nbmodernizer.cluster.jobs import (
     JobBuildError,
     JobSettings,
+    build_grants_secret,
     build_job,
+    grants_secret_name,
     job_name,
     parse_runner_defaults,
     revision_prefix,
@@ -355,14 +357,45 @@ def test_no_llm_key_and_no_answers_anywhere_in_the_job() -> None:
     assert all("secret" not in volume for volume in pod(job())["volumes"])
 
 
-def test_env_without_endpoint_or_credentials_secret() -> None:
+def test_granted_job_holds_no_key_only_its_grants_secret() -> None:
     settings = JobSettings(
-        runner_image="img", s3_bucket="b", s3_credentials_secret=None, s3_region="eu-west-1"
+        runner_image="img",
+        s3_bucket="b",
+        s3_region="eu-west-1",
+        s3_endpoint_url="http://minio:9000",
     )
-    variables = env(job(settings=settings))
-    assert "AWS_ENDPOINT_URL_S3" not in variables
-    assert "AWS_ACCESS_KEY_ID" not in variables and "AWS_SECRET_ACCESS_KEY" not in variables
-    assert variables["AWS_DEFAULT_REGION"] == "eu-west-1"
+    manifest = job(3, settings=settings)
+    variables = env(manifest)
+    assert not [name for name in variables if name.startswith("AWS_")]
+    args = container(manifest)["args"]
+    assert args[args.index("--grants") + 1] == "/var/run/nbmodernizer/grants/grants.json"
+    assert "--inputs" not in args  # the inputs are granted one by one
+    volumes = {v["name"]: v for v in pod(manifest)["volumes"]}
+    assert volumes["grants"]["secret"] == {
+        "secretName": "titanic-it-003-grants",
+        "defaultMode": 0o400,
+    }
+    mounts = {m["name"]: m for m in container(manifest)["volumeMounts"]}
+    assert mounts["grants"] == {
+        "name": "grants",
+        "mountPath": "/var/run/nbmodernizer/grants",
+        "readOnly": True,
+    }
+
+
+def test_grants_secret_is_owned_by_its_job() -> None:
+    manifest = job(settings=JobSettings(runner_image="img", s3_bucket="b"))
+    manifest["metadata"]["uid"] = "job-uid"
+    secret = build_grants_secret(manifest, '{"version": 1}')
+    assert secret["metadata"]["name"] == grants_secret_name(manifest["metadata"]["name"])
+    assert secret["metadata"]["namespace"] == manifest["metadata"]["namespace"]
+    owner = secret["metadata"]["ownerReferences"][0]
+    assert (owner["kind"], owner["name"], owner["uid"]) == (
+        "Job",
+        manifest["metadata"]["name"],
+        "job-uid",
+    )
+    assert secret["stringData"] == {"grants.json": '{"version": 1}'}
 
 
 def test_volumes_are_empty_dirs_by_default() -> None:

@@ -73,7 +73,11 @@ def test_the_chart_renders_valid_manifests_with_the_trial_values(
     env = env_of(container(manifests))
     assert parse_runner_defaults(env["NBMOD_RUNNER_DEFAULTS"]).resources is not None
     namespaces = {m["metadata"].get("namespace") for m in manifests if m["kind"] == "Secret"}
-    assert "default" in namespaces  # the runner pods' S3 Secret, where the example goes
+    assert "default" not in namespaces  # runner pods get grants, no S3 Secret
+    [policy] = [m for m in manifests if m["kind"] == "NetworkPolicy"]
+    assert policy["metadata"]["namespace"] == "default"  # where the example's pods run
+    store = policy["spec"]["egress"][1]
+    assert store["ports"] == [{"port": 9000, "protocol": "TCP"}]
     assert one(manifests, "Deployment")["spec"]["template"]["spec"]["containers"]
 
 

@@ -318,3 +318,18 @@ def test_chain_skips_the_llm_without_an_endpoint(monkeypatch: pytest.MonkeyPatch
     chain = build_chain(spec())
     assert [f.name for f in chain.fixers] == ["rules"]
     assert chain.notes[0].startswith("llm: skipped, no endpoint configured")
+
+
+def test_a_reply_reaching_for_credentials_or_the_answers_is_rejected(tmp_path: Path) -> None:
+    """LLM output is untrusted code: a fix that reads the environment, imports boto3 or names
+    the answers file is rejected with the reason (a blocking fidelity flag), and asked again."""
+    modernization = spec(maxReplies=3)
+    stealing = fix_reply({4: "import os\nx = os.environ['AWS_SECRET_ACCESS_KEY']"})
+    peeking = fix_reply({4: "x = pd.read_csv('../a.csv')['a'].values"})
+    with scripted_llm(Answer(stealing), Answer(peeking), Answer(fix_reply({4: FIXED}))) as llm:
+        attempt = fixer(llm.url, modernization).propose(request(tmp_path, modernization))
+    assert attempt.proposal is not None and attempt.spent.rejected_replies == 2
+    assert attempt.proposal.notebook.cells[4].source == FIXED
+    first, second = (llm.requests[n]["messages"][-1]["content"] for n in (1, 2))
+    assert "reaches for the environment: os.environ" in first
+    assert "reaches for the answers" in second

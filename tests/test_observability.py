@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from nbmodernizer import metrics
@@ -96,3 +97,16 @@ def test_the_dashboard_shows_what_the_fix_memory_saved() -> None:
     }
     by_fixer = [q for q in panel_queries(dashboard()) if "nbmodernizer_fixes_total" in q.expr]
     assert by_fixer and all("fixer" in q.expr for q in by_fixer)  # memory fixes show up
+
+
+def test_exception_labels_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notebook chooses its exceptions' names: odd ones and too many become `other`."""
+    monkeypatch.setattr(metrics, "_exception_labels", set())
+    monkeypatch.setattr(metrics, "MAX_EXCEPTION_LABELS", 2)
+    assert metrics.exception_label("ValueError") == "ValueError"
+    assert metrics.exception_label("x" * 500) == "other"
+    assert metrics.exception_label("bad name {label}") == "other"
+    assert metrics.exception_label("") == "unknown"
+    assert metrics.exception_label("KeyError") == "KeyError"
+    assert metrics.exception_label("TypeError") == "other"  # past the bound
+    assert metrics.exception_label("ValueError") == "ValueError"  # seen before

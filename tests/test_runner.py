@@ -70,3 +70,36 @@ def test_missing_revision_is_an_infrastructure_failure(s3_bucket: S3Bucket, tmp_
     )  # fmt: skip
     assert done.returncode == 3
     assert "nbmod run-iteration:" in done.stderr and "revisions/0000/notebook.ipynb" in done.stderr
+
+
+def test_executes_with_grants_only_and_no_credential(s3_bucket: S3Bucket, tmp_path: Path) -> None:
+    """`--grants FILE`: plain HTTP on pre-signed URLs; the process has no AWS_* at all."""
+    from nbmodernizer.store.grants import make_grants
+    from nbmodernizer.store.s3 import signing_client
+
+    store = S3Store(s3_bucket.uri("runs/default/tiny"))
+    store.put(1, "notebook.ipynb", serialise(notebook(READ, PREDICT, WRITE)))
+    s3_bucket.put("inputs/tiny/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
+    folder = "runs/default/tiny/revisions/0001/"
+    grants = make_grants(
+        signing_client(s3_bucket.endpoint), s3_bucket.name, folder, 1, 1, 120,
+        (s3_bucket.name, "inputs/tiny/"),
+    )  # fmt: skip
+    grants_file = tmp_path / "grants.json"
+    grants_file.write_text(grants.to_json())
+    kaggle = tmp_path / "kaggle"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    command = [
+        sys.executable, "-m", "nbmodernizer.cli", "run-iteration",
+        "--revision", store.uri_of(1, ""), "--grants", str(grants_file),
+        "--input-dir", str(kaggle / "input"), "--working-dir", str(kaggle / "working"),
+        "--timeout-seconds", "60",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "revision 1: completed, 0 cell error(s)" in done.stdout
+    assert s3_bucket.read(folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
+    assert {folder + n for n in ("executed.ipynb", "execution.json")} <= set(s3_bucket.keys())
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert again.returncode == 4  # its outputs exist: never overwritten, and said so
+    assert "refusing a tampered revision" in again.stderr

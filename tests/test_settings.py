@@ -7,6 +7,7 @@ import argparse
 import pytest
 
 from nbmodernizer.cluster.settings import SettingsError, add_arguments, from_arguments
+from nbmodernizer.grade import SubmissionLimits
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -94,3 +95,20 @@ def test_fleet_runner_defaults_reach_the_jobs_and_bad_ones_name_the_variable(
     monkeypatch.setenv("NBMOD_RUNNER_DEFAULTS", '{"nodeSelector": {"bad key!": "x"}}')
     with pytest.raises(SettingsError, match=r"--runner-defaults / NBMOD_RUNNER_DEFAULTS: node"):
         from_arguments(parse("--s3-bucket", "b"))
+
+
+def test_runner_pods_get_grants_unless_an_s3_secret_opts_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("NBMOD_S3_SECRET", raising=False)
+    default = from_arguments(parse("--s3-bucket", "b"))
+    assert default.s3_secret is None and default.jobs().s3_credentials_secret is None
+    opt_out = from_arguments(parse("--s3-bucket", "b", "--s3-secret", "keys"))
+    assert opt_out.jobs().s3_credentials_secret == "keys"
+    monkeypatch.setenv("NBMOD_MAX_SUBMISSION_ROWS", "5")
+    bounded = from_arguments(
+        parse("--s3-bucket", "b", "--max-input-files", "7", "--max-submission-bytes", "99")
+    )
+    assert (bounded.max_input_files, bounded.max_input_bytes) == (7, 20 * 2**30)
+    assert bounded.submission_limits() == SubmissionLimits(max_bytes=99, max_rows=5)
+    assert bounded.jobs().max_submission_bytes == 99  # the runner keeps no larger one

@@ -14,7 +14,7 @@ from nbmodernizer import runner
 from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
 from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
-from nbmodernizer.execute import ProgressCallback
+from nbmodernizer.execute import ProgressCallback, hide_this_process
 from nbmodernizer.fixers.memory import commands as memory_commands
 from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
@@ -81,6 +81,7 @@ def _parallel_runs(flag: int | None) -> int | None:
 
 
 def _modernize(args: argparse.Namespace) -> int:
+    hide_this_process()  # the notebook's kernel cannot read this process's environment
     progress = ConsoleProgress()
     try:
         out = Path(args.out) if args.out else None
@@ -213,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     code: int = args.handler(args)
     return code
 

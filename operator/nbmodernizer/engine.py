@@ -9,13 +9,15 @@ restarts. What the store holds per revision, who writes it and when: `nbmoderniz
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
+from nbmodernizer.execute import bounded_execution
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import Learner
+from nbmodernizer.grade import SubmissionLimits, score_runs
 from nbmodernizer.loop import (
     Action,
     Executed,
@@ -26,11 +28,17 @@ from nbmodernizer.loop import (
     start,
     step,
 )
-from nbmodernizer.notebook import Notebook, cell_changes, parse_notebook, serialise
+from nbmodernizer.notebook import (
+    Notebook,
+    NotebookError,
+    cell_changes,
+    parse_notebook,
+    serialise,
+)
 from nbmodernizer.revision import RunOutput, grade_runs, representative, representative_index
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.status import ExecutionResult, FixRecord, ScoreResult
-from nbmodernizer.store.layout import EXECUTED, NOTEBOOK, submission_name
+from nbmodernizer.status import ExecutionResult, ExecutionStatus, FixRecord, ScoreResult
+from nbmodernizer.store.layout import EXECUTED, EXECUTION, NOTEBOOK, submission_name
 from nbmodernizer.store.revisions import (
     RevisionStore,
     StoredResult,
@@ -38,10 +46,14 @@ from nbmodernizer.store.revisions import (
     read_fix,
     read_result,
     read_submission,
+    stored_size,
     write_execution,
     write_fix,
     write_result,
 )
+
+MAX_EXECUTION_BYTES = 16 * 2**20  # execution.json: facts, not outputs
+MAX_EXECUTED_BYTES = 64 * 2**20  # executed.ipynb (its outputs are bounded by the executor)
 
 
 def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput]) -> None:
@@ -55,12 +67,35 @@ def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput
 
 
 def grade_revision(
-    store: RevisionStore, revision: int, answers: pd.DataFrame, spec: ModernizationSpec
+    store: RevisionStore,
+    revision: int,
+    answers: pd.DataFrame,
+    spec: ModernizationSpec,
+    limits: SubmissionLimits | None = None,
 ) -> tuple[ExecutionResult, ScoreResult]:
-    """The representative execution and the score of a revision whose runs are stored."""
-    runs = read_execution(store, revision)
-    submissions = [read_submission(store, revision, run) for run in range(len(runs))]
-    return runs[representative_index(runs)], grade_runs(submissions, answers, spec)
+    """The representative execution and the score of a revision whose runs are stored.
+
+    What an executor stored is untrusted: only the names a runner may write are read (at most
+    `score.runs` runs, `submission[-N].csv` for N below that), each submission's size is
+    checked before it is read, and its rows before it is parsed (`limits`)."""
+    limits = limits or SubmissionLimits()
+    try:
+        size = stored_size(store, revision, EXECUTION) or 0
+        if size > MAX_EXECUTION_BYTES:
+            raise ValueError(f"{size} bytes, more than {MAX_EXECUTION_BYTES}")
+        runs = [bounded_execution(r) for r in read_execution(store, revision)[: spec.score.runs]]
+        if not runs:
+            raise ValueError("it holds no run")
+    except (ValueError, KeyError, TypeError) as error:  # pydantic's ValidationError included
+        failure = f"the runner's {EXECUTION} cannot be used: {str(error)[:500]}"
+        execution = ExecutionResult(
+            status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure
+        )
+        return execution, score_runs([], failure, spec.score)
+    submissions = [
+        read_submission(store, revision, run, limits.max_bytes) for run in range(len(runs))
+    ]
+    return runs[representative_index(runs)], grade_runs(submissions, answers, spec, limits)
 
 
 def record_result(
@@ -98,6 +133,18 @@ def load_notebook(store: RevisionStore, revision: int, name: str = NOTEBOOK) -> 
     return parse_notebook(store.get(revision, name)).notebook
 
 
+def load_executed(store: RevisionStore, revision: int, source: Notebook) -> Notebook:
+    """The executed revision, if it is a notebook of a sane size (it comes from the runner:
+    untrusted); else the revision itself, without outputs."""
+    size = stored_size(store, revision, EXECUTED)
+    if size is None or size > MAX_EXECUTED_BYTES:
+        return source
+    try:
+        return load_notebook(store, revision, EXECUTED)
+    except NotebookError:
+        return source
+
+
 @dataclass(frozen=True)
 class FixOutcome:
     state: LoopState
@@ -119,7 +166,7 @@ def fix_step(
     source = load_notebook(store, action.revision)
     request = FixRequest(
         notebook=source,
-        executed=load_notebook(store, action.revision, EXECUTED),
+        executed=load_executed(store, action.revision, source),
         execution=attempt.execution,
         score=attempt.score,
         diagnosis=attempt.diagnosis,
@@ -151,7 +198,11 @@ def fix_step(
         rejected_replies=spent.rejected_replies,
         estimated_replies=spent.estimated_replies,
         mode=result.proposal.mode,
-        fidelity=assess(load_notebook(store, 0), result.proposal.notebook),
+        fidelity=assess(
+            load_notebook(store, 0),
+            result.proposal.notebook,
+            PurePosixPath(spec.score.answers).name or None,
+        ),
         memory_entries=list(result.proposal.memory) or None,
         saved_usd=result.proposal.saved_usd or None,
     )

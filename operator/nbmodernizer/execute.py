@@ -16,11 +16,12 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import nbformat
 from jupyter_core.utils import ensure_async
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -51,6 +52,51 @@ del _nbmodernizer_kaggle_paths
 """
 
 
+# The kernel's environment is an allowlist: what a notebook needs to run as it would on
+# Kaggle, and nothing else (no AWS_*, no API keys, no NBMOD_*, no proxies: their URLs may hold
+# credentials). PYTHONPATH is kept: it is where a user's (or the image's) own modules are,
+# holds no secret, and a notebook can only import what it could read anyway.
+KERNEL_ENV_NAMES = frozenset(
+    {
+        "HOME", "PATH", "PYTHONPATH", "TMPDIR", "TEMP", "TMP", "TZ", "TERM",
+        "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE",
+        "MPLBACKEND", "MPLCONFIGDIR", "IPYTHONDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+        "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
+        "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_HOME", "LD_LIBRARY_PATH",
+        "VIRTUAL_ENV", "CONDA_PREFIX", "SSL_CERT_FILE", "SSL_CERT_DIR",
+    }
+)  # fmt: skip
+KERNEL_ENV_PREFIXES = ("LC_", "JUPYTER_", "OPENBLAS_", "NVIDIA_")
+DEFAULT_MPLBACKEND = "module://matplotlib_inline.backend_inline"
+
+
+def kernel_environment(source: Mapping[str, str]) -> dict[str, str]:
+    """The allowlisted part of `source` that a kernel gets (locally and in pods)."""
+    env = {
+        name: value
+        for name, value in source.items()
+        if name in KERNEL_ENV_NAMES or name.startswith(KERNEL_ENV_PREFIXES)
+    }
+    env.setdefault("MPLBACKEND", DEFAULT_MPLBACKEND)
+    return env
+
+
+def hide_this_process() -> bool:
+    """Make this process's /proc/<pid>/environ, mem and the like unreadable to the kernels it
+    starts (they run as the same user): Linux's PR_SET_DUMPABLE=0. Without CAP_SYS_PTRACE
+    (dropped in runner pods) a notebook then cannot read the driver's environment or memory.
+    False where it cannot be done (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(4, 0, 0, 0, 0)) == 0  # PR_SET_DUMPABLE, 0
+    except (OSError, AttributeError):
+        return False
+
+
 @dataclass(frozen=True)
 class RunFolder:
     root: Path
@@ -79,20 +125,128 @@ def path_mapping(folder: RunFolder) -> list[tuple[str, str]]:
     return mapping
 
 
+# What a notebook prints is untrusted and unbounded; what is kept of it is bounded, with a
+# marker saying how much was cut. Outputs in the executed notebook (per cell, per notebook),
+# and the error texts that flow into execution.json, the status, the report and LLM prompts.
+MAX_CELL_OUTPUT_CHARS = 1_000_000
+MAX_NOTEBOOK_OUTPUT_CHARS = 20_000_000
+MAX_ENAME_CHARS = 200
+MAX_EVALUE_CHARS = 2_000
+MAX_TRACEBACK_CHARS = 20_000
+MAX_FAILURE_CHARS = 4_000
+MAX_CELL_ERRORS = 50
+
+
+def cut_marker(cut: int) -> str:
+    return f"[nbmodernizer: {cut} characters cut]"
+
+
+def truncated(text: str, limit: int, keep_end: bool = False) -> str:
+    """`text` if it fits in `limit` characters, else its head (or its end) and a marker."""
+    if len(text) <= limit:
+        return text
+    marker = cut_marker(len(text) - limit)
+    return f"{marker}\n{text[-limit:]}" if keep_end else f"{text[:limit]}\n{marker}"
+
+
+def bounded_error(error: CellError) -> CellError:
+    """A cell error with bounded texts; a long traceback keeps its end (the raising frame)."""
+    lines: list[str] = []
+    budget = MAX_TRACEBACK_CHARS
+    for line in reversed(error.traceback):
+        if budget <= 0:
+            cut = sum(len(x) for x in error.traceback) - sum(len(x) for x in lines)
+            lines.append(cut_marker(cut))
+            break
+        lines.append(truncated(line, budget, keep_end=True))
+        budget -= len(lines[-1])
+    return CellError(
+        cell_index=error.cell_index,
+        ename=truncated(error.ename, MAX_ENAME_CHARS),
+        evalue=truncated(error.evalue, MAX_EVALUE_CHARS),
+        traceback=list(reversed(lines)),
+    )
+
+
+def bounded_execution(result: ExecutionResult) -> ExecutionResult:
+    """An execution's facts with bounded texts (what a runner stored is not trusted to be)."""
+    errors = [bounded_error(e) for e in result.cell_errors[:MAX_CELL_ERRORS]]
+    failure = None if result.failure is None else truncated(result.failure, MAX_FAILURE_CHARS)
+    return result.model_copy(update={"cell_errors": errors, "failure": failure})
+
+
 def cell_errors(notebook: Notebook) -> list[CellError]:
     errors: list[CellError] = []
     for index, cell in enumerate(notebook.cells):
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
-                errors.append(
-                    CellError(
-                        cell_index=index,
-                        ename=str(output.get("ename", "")),
-                        evalue=str(output.get("evalue", "")),
-                        traceback=[str(line) for line in output.get("traceback", [])],
-                    )
+                error = CellError(
+                    cell_index=index,
+                    ename=str(output.get("ename", "")),
+                    evalue=str(output.get("evalue", "")),
+                    traceback=[str(line) for line in output.get("traceback", [])],
                 )
-    return errors
+                errors.append(bounded_error(error))
+    return errors[:MAX_CELL_ERRORS]
+
+
+def _output_chars(output: Any) -> int:
+    """About how large an output is: the lengths of its texts and data."""
+    total = 0
+    for key in ("text", "evalue", "ename"):
+        value = output.get(key)
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, list):
+            total += sum(len(str(v)) for v in value)
+    total += sum(len(str(line)) for line in output.get("traceback") or [])
+    data = output.get("data") or {}
+    total += sum(len(str(v)) for v in data.values())
+    return total
+
+
+class BoundedClient(NotebookClient):
+    """nbclient's client keeping at most MAX_CELL_OUTPUT_CHARS of outputs per cell and
+    MAX_NOTEBOOK_OUTPUT_CHARS in all; what does not fit is dropped as it arrives (an endless
+    print costs no memory) and one marker output per cell says how much. Errors are kept,
+    bounded (`bounded_error`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._kept_total = 0
+        self._kept: dict[int, int] = {}
+        self._cut: dict[int, tuple[Any, int]] = {}  # cell -> (its marker output, chars cut)
+
+    def output(self, outs: Any, msg: Any, display_id: Any, cell_index: int) -> Any:
+        if msg.get("msg_type") == "error":
+            content = msg.get("content") or {}
+            error = bounded_error(
+                CellError(
+                    cell_index=cell_index,
+                    ename=str(content.get("ename", "")),
+                    evalue=str(content.get("evalue", "")),
+                    traceback=[str(line) for line in content.get("traceback") or []],
+                )
+            )
+            content.update(ename=error.ename, evalue=error.evalue, traceback=list(error.traceback))
+            return super().output(outs, msg, display_id, cell_index)
+        size = _output_chars(msg.get("content") or {})
+        kept = self._kept.get(cell_index, 0)
+        fits = kept + size <= MAX_CELL_OUTPUT_CHARS
+        if fits and self._kept_total + size <= MAX_NOTEBOOK_OUTPUT_CHARS:
+            self._kept[cell_index] = kept + size
+            self._kept_total += size
+            return super().output(outs, msg, display_id, cell_index)
+        marker, cut = self._cut.get(cell_index, (None, 0))
+        cut += size
+        text = cut_marker(cut).replace("characters cut", "characters of output cut") + "\n"
+        if marker is None or marker not in outs:
+            marker = nbformat.v4.new_output("stream", name="stderr", text=text)
+            outs.append(marker)
+        else:
+            marker["text"] = text
+        self._cut[cell_index] = (marker, cut)
+        return None
 
 
 class _Run:
@@ -117,7 +271,7 @@ class _Run:
         self.client: NotebookClient  # one per start of the kernel (`run`)
 
     def _client(self, startup_timeout: int) -> NotebookClient:
-        return NotebookClient(
+        return BoundedClient(
             self.notebook,
             kernel_name="python3",
             allow_errors=True,
@@ -163,9 +317,7 @@ class _Run:
                 await ensure_async(manager.shutdown_kernel(now=True))
 
     def _kernel_env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-        return env
+        return kernel_environment(os.environ)
 
     async def _install_prelude(self) -> None:
         mapping = path_mapping(self.folder)

@@ -22,6 +22,7 @@ import pandas as pd
 from nbmodernizer.evidence import weigh
 from nbmodernizer.spec import Metric, ScoreSpec
 from nbmodernizer.status import ScoreResult
+from nbmodernizer.store.layout import OVERSIZE_MARKER
 
 HIGHER_IS_BETTER = {
     Metric.ACCURACY: True,
@@ -42,6 +43,69 @@ class AnswersError(Exception):
 
 class SubmissionError(Exception):
     """The notebook's submission cannot be graded; the message says why."""
+
+
+# A submission is untrusted output: bounded before it is read (bytes) and before it is parsed
+# (rows, counted by streaming its line ends). Larger ones are an Error with that reason.
+DEFAULT_MAX_SUBMISSION_BYTES = 200 * 10**6
+DEFAULT_MAX_SUBMISSION_ROWS = 10_000_000
+_CHUNK = 2**20
+MAX_HEADER_BYTES = 2**20
+MAX_SUBMISSION_COLUMNS = 10_000
+
+
+@dataclass(frozen=True)
+class SubmissionLimits:
+    max_bytes: int = DEFAULT_MAX_SUBMISSION_BYTES
+    max_rows: int = DEFAULT_MAX_SUBMISSION_ROWS
+
+
+def oversize_reason(name: str, size: int, limits: SubmissionLimits) -> str:
+    return (
+        f"{name} is {size} bytes, more than the {limits.max_bytes} allowed (max submission bytes)"
+    )
+
+
+def oversize_stand_in(name: str, size: int, limits: SubmissionLimits) -> bytes:
+    """What is kept of a submission larger than the limit: a line that says so."""
+    return OVERSIZE_MARKER + oversize_reason(name, size, limits).encode() + b"\n"
+
+
+def read_submission_file(path: Path, limits: SubmissionLimits) -> bytes | None:
+    """A submission's bytes, without reading one past the size limit (its stand-in then);
+    None when there is none."""
+    if not path.is_file():
+        return None
+    size = path.stat().st_size
+    if size > limits.max_bytes:
+        return oversize_stand_in(path.name, size, limits)
+    with path.open("rb") as handle:
+        return handle.read(limits.max_bytes + 1)
+
+
+def _check_bounds(submission: Path, spec: ScoreSpec, limits: SubmissionLimits) -> None:
+    size = submission.stat().st_size
+    if size > limits.max_bytes:
+        raise SubmissionError(oversize_reason(spec.submission, size, limits))
+    lines = 0
+    with submission.open("rb") as handle:
+        head = handle.read(len(OVERSIZE_MARKER))
+        if head == OVERSIZE_MARKER:
+            raise SubmissionError(handle.read(_CHUNK).decode(errors="replace").strip())
+        handle.seek(0)
+        header = handle.readline(MAX_HEADER_BYTES + 1)
+        if len(header) > MAX_HEADER_BYTES or header.count(b",") >= MAX_SUBMISSION_COLUMNS:
+            raise SubmissionError(
+                f"{spec.submission}'s header is longer than {MAX_HEADER_BYTES} bytes or has "
+                f"more than {MAX_SUBMISSION_COLUMNS} columns"
+            )
+        handle.seek(0)
+        while chunk := handle.read(_CHUNK):
+            lines += chunk.count(b"\n")
+            if lines > limits.max_rows + 1:  # + the header
+                raise SubmissionError(
+                    f"{spec.submission} has more than {limits.max_rows} rows (max submission rows)"
+                )
 
 
 def load_answers(path: Path, id_column: str) -> pd.DataFrame:
@@ -117,10 +181,16 @@ def compute_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame) -
             return float(skm.cohen_kappa_score(truth, guess, weights="quadratic"))
 
 
-def grade_submission(submission: Path, answers: pd.DataFrame, spec: ScoreSpec) -> float:
+def grade_submission(
+    submission: Path,
+    answers: pd.DataFrame,
+    spec: ScoreSpec,
+    limits: SubmissionLimits | None = None,
+) -> float:
     """Score one submission file; SubmissionError says why it cannot be scored."""
     if not submission.is_file():
         raise SubmissionError(f"the notebook did not write {spec.submission}")
+    _check_bounds(submission, spec, limits or SubmissionLimits())
     try:
         submitted = pd.read_csv(submission)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:

@@ -6,6 +6,7 @@ The drivers call the `observe_*` functions with the engine's own records.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -108,11 +109,29 @@ def execution_result(attempt: Attempt) -> str:
     return _EXECUTION_RESULT[attempt.diagnosis.issue]
 
 
+# An exception's name is the notebook's to choose: a label only if it looks like a class name,
+# and only so many of them (each label set is kept for the process's life).
+MAX_EXCEPTION_LABELS = 200
+_EXCEPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,79}")
+_exception_labels: set[str] = set()
+
+
+def exception_label(ename: str) -> str:
+    if not ename:
+        return "unknown"
+    if not _EXCEPTION_NAME.fullmatch(ename):
+        return "other"
+    if ename not in _exception_labels and len(_exception_labels) >= MAX_EXCEPTION_LABELS:
+        return "other"
+    _exception_labels.add(ename)
+    return ename
+
+
 def observe_attempt(attempt: Attempt) -> None:
     EXECUTIONS.labels(execution_result(attempt)).inc()
     EXECUTION_SECONDS.observe(attempt.execution.duration_seconds)
     for error in attempt.execution.cell_errors:
-        NOTEBOOK_ERRORS.labels(error.ename or "unknown").inc()
+        NOTEBOOK_ERRORS.labels(exception_label(error.ename)).inc()
 
 
 def observe_fix(record: FixRecord | None, fixer_names: Iterable[str], fix_type: str) -> None:

@@ -10,14 +10,20 @@ import asyncio
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from nbmodernizer.evidence import weigh
 from nbmodernizer.execute import ProgressCallback, RunFolder, prepare_run_folder, run_notebook
-from nbmodernizer.grade import SubmissionError, grade_submission, score_runs
+from nbmodernizer.grade import (
+    SubmissionError,
+    SubmissionLimits,
+    grade_submission,
+    read_submission_file,
+    score_runs,
+)
 from nbmodernizer.notebook import Notebook, copy_notebook
 from nbmodernizer.spec import ModernizationSpec, RunsPolicy
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, ScoreResult
@@ -51,6 +57,7 @@ class RunPlan:
     runs: int
     submission: str
     parallel: int = 1  # runs executing at once (each its own kernel and folder)
+    limits: SubmissionLimits = field(default_factory=SubmissionLimits)  # larger: not kept whole
 
     @staticmethod
     def of(spec: ModernizationSpec, parallel: int = 1) -> RunPlan:
@@ -87,8 +94,7 @@ async def _execute_runs(
             executed = copy_notebook(notebook)
             on_cell = progress(run) if progress is not None else None
             execution = await run_notebook(executed, folder, plan.timeout_seconds, on_cell)
-            written = folder.working / plan.submission
-            submission = written.read_bytes() if written.is_file() else None
+            submission = read_submission_file(folder.working / plan.submission, plan.limits)
         return RunOutput(executed, execution, submission)
 
     outputs: list[RunOutput] = []
@@ -139,7 +145,10 @@ def representative(outputs: list[RunOutput]) -> RunOutput:
 
 
 def grade_runs(
-    submissions: list[bytes | None], answers: pd.DataFrame, spec: ModernizationSpec
+    submissions: list[bytes | None],
+    answers: pd.DataFrame,
+    spec: ModernizationSpec,
+    limits: SubmissionLimits | None = None,
 ) -> ScoreResult:
     values: list[float] = []
     failure: str | None = None
@@ -149,7 +158,7 @@ def grade_runs(
             if submission is not None:
                 path.write_bytes(submission)
             try:
-                values.append(grade_submission(path, answers, spec.score))
+                values.append(grade_submission(path, answers, spec.score, limits))
             except SubmissionError as error:
                 failure = str(error)
                 break

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from nbmodernizer.engine import load_notebook
+from nbmodernizer.engine import MAX_EXECUTED_BYTES, load_notebook
+from nbmodernizer.notebook import serialise
 from nbmodernizer.report import render_html
 from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import OPERATOR_STATUS_FIELDS, ModernizationStatus
 from nbmodernizer.store.layout import EXECUTED, FINAL_NOTEBOOK, REPORT_HTML, REPORT_JSON
-from nbmodernizer.store.revisions import LocalStore, RevisionStore, write_file_once
+from nbmodernizer.store.revisions import LocalStore, RevisionStore, stored_size, write_file_once
 from nbmodernizer.store.s3 import parse_s3_uri, s3_client, write_s3_once
 
 DEFAULT_TOLERANCE: float = ScoreSpec.model_fields["tolerance"].default
@@ -42,8 +43,11 @@ def report_files(
     best = status.best_revision
     if best is None or not store.exists(best, EXECUTED):
         return {}
-    html = render_html(status, name, load_notebook(store, 0), load_notebook(store, best), tolerance)
-    return {REPORT_HTML: html.encode(), FINAL_NOTEBOOK: store.get(best, EXECUTED)}
+    source = load_notebook(store, best)
+    html = render_html(status, name, load_notebook(store, 0), source, tolerance)
+    size = stored_size(store, best, EXECUTED) or 0  # it came from a runner: bounded
+    final = store.get(best, EXECUTED) if size <= MAX_EXECUTED_BYTES else serialise(source)
+    return {REPORT_HTML: html.encode(), FINAL_NOTEBOOK: final}
 
 
 def status_json(status: dict[str, Any]) -> str:

@@ -6,32 +6,43 @@ of it. No answers, no LLM: the operator grades and fixes.
         [--working-dir /kaggle/working] --timeout-seconds 600 [--runs 1]
         [--submission submission.csv]
 
-Inputs come from `--inputs` (an s3:// prefix, downloaded into `--input-dir`) or are already
-mounted at `--input-dir` (a PVC). The working directory is emptied before each run. Exit 0
-when the revision was executed and its results stored, whatever the notebook did; non-zero
-only when that could not happen (S3 unreachable, revision missing).
+With `--grants FILE` (the operator's default) the runner holds no S3 credential: the file
+lists pre-signed URLs (`nbmodernizer.store.grants`) to GET the revision's notebook and each
+input and to PUT the Job's own outputs once; it uses plain HTTP only, and `--revision` and
+`--inputs` only name things. Without it, the runner uses boto3 and the credentials of its
+environment (the `--s3-secret` opt-out).
+
+Inputs come from the grants, from `--inputs` (an s3:// prefix, downloaded into
+`--input-dir`) or are already mounted at `--input-dir` (a PVC). The working directory is
+emptied before each run. Exit 0 when the revision was executed and its results stored,
+whatever the notebook did; non-zero only when that could not happen (S3 unreachable,
+revision missing, an output key written by somebody else before the runner).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from nbmodernizer.engine import load_notebook, store_execution
-from nbmodernizer.execute import RunFolder
+from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
+from nbmodernizer.grade import DEFAULT_MAX_SUBMISSION_BYTES, SubmissionLimits
 from nbmodernizer.notebook import NotebookError
 from nbmodernizer.revision import FolderFactory, RunPlan, execute_runs
-from nbmodernizer.store import StoreError
+from nbmodernizer.store import RevisionExistsError, StoreError
+from nbmodernizer.store.grants import GrantedStore, Grants, fetch_granted_inputs, read_grants
 from nbmodernizer.store.layout import parse_revision_folder_uri
 from nbmodernizer.store.revisions import RevisionStore, open_store
 from nbmodernizer.store.s3 import fetch_dir
 
 EXIT_INFRASTRUCTURE = 3
+EXIT_TAMPERED = 4  # an output was in the store before the runner wrote it
 
 
 @dataclass(frozen=True)
@@ -65,16 +76,73 @@ def fixed_folders(working: Path, inputs: Path) -> FolderFactory:
     return folder
 
 
+def granted_revision(path: Path) -> tuple[RevisionRef, Grants]:
+    """The revision the grants file names, reached through its URLs only."""
+    grants = read_grants(path)
+    return RevisionRef(GrantedStore(grants), grants.revision), grants
+
+
+CLEAN_MARK = "NBMOD_RUNNER_CLEAN"
+RUNNER_ENV_NAMES = frozenset({"NBMOD_ITERATION", CLEAN_MARK})
+
+
+def runner_environment(source: Mapping[str, str], keeps_s3_keys: bool) -> dict[str, str]:
+    """What the runner keeps of its environment: the kernel's allowlist, the iteration, and
+    the AWS_* variables only where it must reach S3 with keys (the `--s3-secret` opt-out)."""
+    env = {k: v for k, v in kernel_environment(source).items() if k in source}
+    env.update({k: v for k, v in source.items() if k in RUNNER_ENV_NAMES})
+    if keeps_s3_keys:
+        env.update({k: v for k, v in source.items() if k.startswith("AWS_")})
+    return env
+
+
+def _site_directories() -> set[str]:
+    import site
+
+    found = [*site.getsitepackages(), site.getusersitepackages()]
+    return {str(Path(d).resolve()) for d in found}
+
+
+def clean_start(args: argparse.Namespace) -> None:
+    """Start over (same pid, a new process image) with only `runner_environment`, so that
+    /proc/<runner>/environ, which the kernel can read where it runs as root or with
+    CAP_SYS_PTRACE, holds no variable the runner does not need: no key with grants."""
+    keeps = not args.grants and str(args.revision).startswith("s3://")
+    env = runner_environment(os.environ, keeps)
+    if os.environ.get(CLEAN_MARK) or set(env) == set(os.environ):
+        return
+    env[CLEAN_MARK] = "1"
+    package_root = str(Path(__file__).resolve().parent.parent)  # this nbmodernizer, as run
+    if package_root not in _site_directories():  # a checkout: say where (never site-packages:
+        # ahead of the standard library it could shadow it)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    argv = getattr(args, "argv", None) or sys.argv[1:]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", "nbmodernizer.cli", *argv], env)
+
+
 def run_iteration(args: argparse.Namespace) -> int:
+    clean_start(args)
+    hide_this_process()  # the kernel (same user) cannot read our /proc environ or memory
     try:
-        ref = parse_revision(args.revision)
-        notebook = load_notebook(ref.store, ref.revision)
         input_dir = Path(args.input_dir)
-        if args.inputs:  # an s3:// prefix is downloaded into --input-dir; a path is used as is
-            input_dir = fetch_dir(args.inputs, Path.cwd(), input_dir)
-        plan = RunPlan(args.timeout_seconds, args.runs, args.submission)
+        if args.grants:
+            ref, grants = granted_revision(Path(args.grants))
+            if grants.inputs:
+                input_dir = fetch_granted_inputs(grants, input_dir)
+        else:
+            ref = parse_revision(args.revision)
+            if args.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
+                input_dir = fetch_dir(args.inputs, Path.cwd(), input_dir)
+        notebook = load_notebook(ref.store, ref.revision)
+        limits = SubmissionLimits(max_bytes=args.max_submission_bytes)
+        plan = RunPlan(args.timeout_seconds, args.runs, args.submission, limits=limits)
         outputs = execute_runs(notebook, plan, fixed_folders(Path(args.working_dir), input_dir))
         store_execution(ref.store, ref.revision, outputs)
+    except RevisionExistsError as error:
+        print(f"nbmod run-iteration: refusing a tampered revision: {error}", file=sys.stderr)
+        return EXIT_TAMPERED
     except (StoreError, FileNotFoundError, NotebookError, ValueError) as error:
         print(f"nbmod run-iteration: {error}", file=sys.stderr)
         return EXIT_INFRASTRUCTURE
@@ -95,4 +163,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--timeout-seconds", type=float, required=True)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--submission", default="submission.csv")
+    parser.add_argument("--grants", help="the Job's grants file: pre-signed URLs, no keys")
+    parser.add_argument(
+        "--max-submission-bytes",
+        type=int,
+        default=DEFAULT_MAX_SUBMISSION_BYTES,
+        help="a larger submission is not uploaded (a line saying so is)",
+    )
     parser.set_defaults(handler=run_iteration)

@@ -20,8 +20,12 @@ reference to the Job; phase and container exit code) and, against the emulator, 
 output at ``pods/<name>/log``. With ``instant=True`` nothing runs: every Job is marked
 succeeded (or failed, per ``instant_exit_code``) in one status patch, for benchmarks.
 
+Secret volumes are mounted as files in a temporary folder per pod (at ``<folder>/<mountPath>``)
+and every argument naming a path under a ``mountPath`` is rewritten to it.
+
 Not emulated: parallelism/completions above 1, pod failure policies, success policies,
-backoff delays between retries, suspending a running Job, images, volumes, resources.
+backoff delays between retries, suspending a running Job, images, volumes other than
+Secrets, resources.
 """
 
 from __future__ import annotations
@@ -33,9 +37,11 @@ import datetime
 import os
 import re
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -351,18 +357,37 @@ class Kubelet:
 
     def _attempt(self, job: Mapping[str, Any], deadline: float | None) -> JobRun | None:
         """Run one pod of the Job; None when the Job or the kubelet went away."""
-        meta = job["metadata"]
-        ns, name, uid = meta["namespace"], meta["name"], meta["uid"]
+        name = job["metadata"]["name"]
         template = (job.get("spec") or {}).get("template") or {}
         container = ((template.get("spec") or {}).get("containers") or [{}])[0]
         pod = f"{name}-{''.join(secrets.choice('bcdfghjklmnpqrstvwxz2456789') for _ in range(5))}"
         pod_uid = self._create_pod(job, template, pod) if self.create_pods else None
-        pod_created = pod_uid is not None
 
-        # The environment: wait (as a pod in CreateContainerConfigError does) for what is missing.
+        # The environment and the Secret volumes: wait (as a pod in CreateContainerConfigError
+        # or ContainerCreating does) for what is missing.
+        pod_root = Path(tempfile.mkdtemp(prefix="kubelet-pod-"))
+        try:
+            return self._attempt_in(job, deadline, container, template, pod, pod_uid, pod_root)
+        finally:
+            shutil.rmtree(pod_root, ignore_errors=True)
+
+    def _attempt_in(
+        self,
+        job: Mapping[str, Any],
+        deadline: float | None,
+        container: Mapping[str, Any],
+        template: Mapping[str, Any],
+        pod: str,
+        pod_uid: str | None,
+        pod_root: Path,
+    ) -> JobRun | None:
+        meta = job["metadata"]
+        ns, name, uid = meta["namespace"], meta["name"], meta["uid"]
+        pod_created = pod_uid is not None
         while True:
             try:
                 env = self._container_env(container, ns, pod, pod_uid or uid)
+                mounts = self._mount_secrets(container, template, ns, pod_root)
                 break
             except PodNotReadyError:
                 if uid in self._cancelled:
@@ -385,6 +410,7 @@ class Kubelet:
         run = JobRun(ns, name, pod, argv, env)
         with self._lock:
             self.runs.append(run)
+        argv = [_remount(arg, mounts) for arg in argv]
         if pod_created:
             self._pod_status(ns, pod, container, "Running")
 
@@ -494,6 +520,32 @@ class Kubelet:
                 env.setdefault(name, "")
         return env
 
+    def _mount_secrets(
+        self, container: Mapping[str, Any], template: Mapping[str, Any], ns: str, pod_root: Path
+    ) -> dict[str, Path]:
+        """Each Secret volume the container mounts, as files in `pod_root` + its mountPath
+        (modes as `defaultMode` says); {mountPath: the local folder}."""
+        volumes = {v.get("name"): v for v in (template.get("spec") or {}).get("volumes") or []}
+        mounts: dict[str, Path] = {}
+        for mount in container.get("volumeMounts") or []:
+            volume = volumes.get(mount.get("name")) or {}
+            source = volume.get("secret")
+            if source is None:
+                continue
+            obj = self.api.find(SECRETS, source["secretName"], ns)
+            if obj is None:
+                if source.get("optional"):
+                    continue
+                raise PodNotReadyError(f"secret volume {source['secretName']!r} not found")
+            folder = pod_root / mount["mountPath"].lstrip("/")
+            folder.mkdir(parents=True, exist_ok=True)
+            for key, value in (obj.get("data") or {}).items():
+                path = folder / key
+                path.write_bytes(base64.b64decode(value))
+                path.chmod(int(source.get("defaultMode", 0o644)))
+            mounts[mount["mountPath"]] = folder
+        return mounts
+
     def _create_pod(
         self, job: Mapping[str, Any], template: Mapping[str, Any], pod: str
     ) -> str | None:
@@ -547,6 +599,14 @@ class Kubelet:
         except ApiError as e:
             if e.status != 404:
                 self.errors.append(f"pod {pod} status: {e}")
+
+
+def _remount(arg: str, mounts: Mapping[str, Path]) -> str:
+    """A path in the container's view, rewritten to where the kubelet mounted it here."""
+    for mount_path, folder in mounts.items():
+        if arg == mount_path or arg.startswith(mount_path.rstrip("/") + "/"):
+            return str(folder) + arg[len(mount_path.rstrip("/")) :]
+    return arg
 
 
 def _b64(value: str) -> str:

@@ -27,7 +27,7 @@ import pytest
 
 from tests.k8s.client import K8sApi
 from tests.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
-from tests.k8s.kopf_process import KopfProcess, isolated_env
+from tests.k8s.kopf_process import KopfProcess
 from tests.k8s.kubelet import Kubelet
 from tests.k8s.resources import NBMS, SECRETS
 from tests.s3server import (
@@ -108,13 +108,19 @@ class NbmodOperator(KopfProcess):
 
 def pod_shim(folder: Path) -> Path:
     """An executable standing in for the runner image's `nbmod`: it gives each pod its own
-    emptyDir-like `/kaggle/working` and `/kaggle/input` (the kubelet mounts no volumes)."""
+    emptyDir-like `/kaggle/working` and `/kaggle/input` (the kubelet mounts only Secret
+    volumes), and finds this checkout's nbmodernizer as the image would find its own (the
+    pod's environment has no PYTHONPATH)."""
+    import nbmodernizer
+
+    package_root = str(Path(nbmodernizer.__file__).resolve().parent.parent)
     shim = folder / "nbmod-in-pod"
     shim.write_text(
         textwrap.dedent(
             f"""\
             #!{sys.executable}
             import sys, tempfile
+            sys.path.insert(0, {package_root!r})
             pod = tempfile.mkdtemp(prefix="pod-")
             argv = sys.argv[1:]
             for flag in ("--working-dir", "--input-dir"):
@@ -131,7 +137,7 @@ def pod_shim(folder: Path) -> Path:
 
 @pytest.fixture
 def s3_secret(k8s_api: K8sApi, store: Store) -> None:
-    """The Secret the runner pods read their S3 credentials from."""
+    """The Secret runner pods read S3 keys from under the opt-out (`--s3-secret`)."""
     k8s_api.create(
         SECRETS,
         {
@@ -144,15 +150,22 @@ def s3_secret(k8s_api: K8sApi, store: Store) -> None:
     )
 
 
+def pod_base_env(home: Path) -> dict[str, str]:
+    """What a container gets besides its own `env`: PATH and HOME, nothing of this process
+    (no AWS_*, no KUBECONFIG, no PYTHONPATH)."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}
+
+
 @pytest.fixture
-def runner_kubelet(k8s_api: K8sApi, tmp_path: Path, s3_secret: None) -> Iterator[Kubelet | None]:
+def runner_kubelet(k8s_api: K8sApi, tmp_path: Path) -> Iterator[Kubelet | None]:
     """The test kubelet, running Jobs' `nbmod` through the pod shim (None on a real cluster:
-    its nodes run the Jobs in the runner image)."""
+    its nodes run the Jobs in the runner image). The pods get only their container's
+    environment (`pod_base_env`) and their Secret volumes as files."""
     if not k8s_api.emulated:
         yield None
         return
     shim = pod_shim(tmp_path)
-    base = isolated_env(k8s_api.kubeconfig)
+    base = pod_base_env(tmp_path)
     with Kubelet(k8s_api, base_env=base, executables={"nbmod": str(shim)}) as kubelet:
         yield kubelet
     if kubelet.errors:
@@ -177,7 +190,6 @@ def nbmod_operator(
             "--s3-prefix": "runs",
             "--s3-endpoint": endpoint or s3_bucket.endpoint,
             "--runner-s3-endpoint": store.runner_endpoint,
-            "--s3-secret": S3_SECRET,
             "--runner-image": store.runner_image,
             "--metrics-port": "0",
             "--health-port": "0",

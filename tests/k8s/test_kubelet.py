@@ -187,3 +187,26 @@ def test_instant_mode_completes_jobs_without_running_them(api: K8sApi) -> None:
     assert conditions(done[3])[-1] == ("Failed", "True", "BackoffLimitExceeded")
     assert all(run.argv == [] for run in kubelet.runs) and len(kubelet.runs) == 20
     assert api.list(PODS) == []
+
+
+def test_secret_volumes_are_files_at_their_mount_path(api: K8sApi, kubelet: Kubelet) -> None:
+    """A Secret volume becomes files under a folder of the pod; arguments naming a path under
+    its mountPath point there; the pod waits for a Secret that does not exist yet."""
+    script = (
+        "import sys, os; p = sys.argv[1]; print(open(p).read(), oct(os.stat(p).st_mode & 0o777))"
+    )
+    body = job("mounted", ["python", "-c", script], args=["/var/run/grants/grants.json"])
+    pod_spec = body["spec"]["template"]["spec"]
+    pod_spec["containers"][0]["volumeMounts"] = [
+        {"name": "grants", "mountPath": "/var/run/grants", "readOnly": True}
+    ]
+    pod_spec["volumes"] = [{"name": "grants", "secret": {"secretName": "g", "defaultMode": 0o400}}]
+    api.create(JOBS, body)
+    time.sleep(0.3)
+    assert not finished(api.get(JOBS, "mounted"))  # held until its Secret exists
+    api.create(SECRETS, {"metadata": {"name": "g"}, "stringData": {"grants.json": "urls"}})
+    wait_until(lambda: finished(api.get(JOBS, "mounted")), timeout=30, what="the Job ends")
+    [run] = kubelet.runs_of("mounted")
+    assert run.exit_code == 0, run.output
+    assert run.output.split() == ["urls", "0o400"]
+    assert run.argv[-1] == "/var/run/grants/grants.json"  # the container's view

@@ -65,6 +65,7 @@ def test_push_then_kubectl_apply_runs_to_the_local_outcome(
     assert status["phase"] == "Succeeded"
     assert status["outcome"] == local["outcome"]
     assert status["iterations"] == local["iterations"] == 2
+    assert "lastError" not in status  # revision 0's error, fixed by revision 1, is gone
     assert status["score"] == local["score"]
     assert [f["fixer"] for f in status["fixes"]] == [f["fixer"] for f in local["fixes"]]
     assert [r["issue"] for r in status["revisions"]] == [r["issue"] for r in local["revisions"]]

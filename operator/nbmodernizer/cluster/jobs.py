@@ -22,8 +22,16 @@ The runner contract (`nbmod run-iteration`, implemented elsewhere):
       --working-dir PATH        the notebook's working directory (an emptyDir).
       --input-dir PATH          where the notebook finds its inputs (an emptyDir the runner
                                 fills, or the PVC).
+      --max-submission-bytes N  a larger submission is not uploaded (a line saying so is).
+      --grants FILE             (the default: no `s3_credentials_secret`) the pre-signed
+                                URLs of this Job (`nbmodernizer.store.grants`), a file of
+                                the per-Job Secret `<job>-grants`, mounted read-only at
+                                /var/run/nbmodernizer/grants; the runner then uses plain
+                                HTTP only and --inputs is not given (the inputs are in the
+                                grants).
     env:
-      AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   from the S3 Secret (when settings name one)
+      only with `s3_credentials_secret` (the opt-out for stores that cannot pre-sign):
+      AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   from that Secret
       AWS_ENDPOINT_URL_S3       when settings name an endpoint (MinIO, Ceph, ...)
       AWS_DEFAULT_REGION        when settings name a region
       HOME=/tmp, MPLCONFIGDIR=/tmp/matplotlib   the root filesystem is read-only
@@ -82,6 +90,9 @@ LABEL_KUEUE_QUEUE = "kueue.x-k8s.io/queue-name"
 ANNOTATION_GENERATION = f"{API_GROUP}/generation"
 
 MAX_NAME = 63  # a Job's name becomes a label value (batch.kubernetes.io/job-name)
+GRANTS_VOLUME = "grants"
+GRANTS_MOUNT = "/var/run/nbmodernizer/grants"
+GRANTS_KEY = "grants.json"
 
 
 class JobBuildError(ValueError):
@@ -119,9 +130,10 @@ class JobSettings:
     runner_image: str
     """The image used when `execution.image` is unset."""
     s3_bucket: str
-    s3_credentials_secret: str | None
-    """Secret (in the resource's namespace) with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY;
-    None: the pod gets its credentials elsewhere (e.g. workload identity)."""
+    s3_credentials_secret: str | None = None
+    """The opt-out: a Secret (in the resource's namespace) with AWS_ACCESS_KEY_ID /
+    AWS_SECRET_ACCESS_KEY that runner pods take as environment variables, for a store that
+    cannot pre-sign URLs. None (the default): the pod holds no key, only its grants."""
     s3_prefix: str = ""
     s3_endpoint_url: str | None = None
     s3_region: str | None = None
@@ -132,6 +144,8 @@ class JobSettings:
     input_dir: str = "/kaggle/input"
     runner_defaults: ExecutionSpec = field(default_factory=ExecutionSpec)
     """Resources, nodeSelector and tolerations for resources that set none."""
+    max_submission_bytes: int | None = None
+    """A larger submission is not uploaded whole (the runner keeps a line saying so)."""
 
     def __post_init__(self) -> None:
         if not self.runner_image:
@@ -215,14 +229,18 @@ def build_job(
     execution = spec.execution
     claim = execution.inputs_volume_claim
 
+    granted = not settings.s3_credentials_secret
     args = ["--revision", revision_uri(settings, namespace, name, iteration)]
+    if granted:
+        args += ["--grants", f"{GRANTS_MOUNT}/{GRANTS_KEY}"]
     if claim is None and spec.inputs:
         if not spec.inputs.startswith("s3://"):
             raise JobBuildError(
                 f"spec.inputs: {spec.inputs!r} is not an s3:// URI; in a cluster, inputs come "
                 "from S3 or from execution.inputsVolumeClaim"
             )
-        args += ["--inputs", spec.inputs]
+        if not granted:  # with grants, the inputs are granted one by one
+            args += ["--inputs", spec.inputs]
     args += [
         "--timeout-seconds",
         str(execution.timeout_seconds),
@@ -235,6 +253,8 @@ def build_job(
         "--input-dir",
         settings.input_dir,
     ]
+    if settings.max_submission_bytes is not None:
+        args += ["--max-submission-bytes", str(settings.max_submission_bytes)]
 
     labels = {
         LABEL_NAME: "nbmodernizer",
@@ -248,9 +268,9 @@ def build_job(
         job_labels[LABEL_KUEUE_QUEUE] = execution.queue_name
 
     env: list[dict[str, Any]] = []
-    if settings.s3_endpoint_url:
+    if settings.s3_endpoint_url and not granted:
         env.append({"name": "AWS_ENDPOINT_URL_S3", "value": settings.s3_endpoint_url})
-    if settings.s3_region:
+    if settings.s3_region and not granted:
         env.append({"name": "AWS_DEFAULT_REGION", "value": settings.s3_region})
     if settings.s3_credentials_secret:
         for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
@@ -327,6 +347,19 @@ def build_job(
             input_volume,
         ],
     }
+    if granted:
+        container["volumeMounts"].append(
+            {"name": GRANTS_VOLUME, "mountPath": GRANTS_MOUNT, "readOnly": True}
+        )
+        pod_spec["volumes"].append(
+            {
+                "name": GRANTS_VOLUME,
+                "secret": {
+                    "secretName": grants_secret_name(job_name(name, iteration)),
+                    "defaultMode": 0o400,
+                },
+            }
+        )
     node_selector = execution.node_selector or defaults.node_selector
     if node_selector:
         pod_spec["nodeSelector"] = dict(node_selector)
@@ -366,3 +399,42 @@ def build_job(
     job_spec["template"] = {"metadata": {"labels": labels}, "spec": pod_spec}
 
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": job_spec}
+
+
+def grants_secret_name(job: str) -> str:
+    """The per-Job Secret holding the Job's grants: `<job>-grants`."""
+    return f"{job}-grants"
+
+
+def build_grants_secret(job: Mapping[str, Any], grants_json: str) -> dict[str, Any]:
+    """The Secret a Job's pod mounts its grants from, owned by the Job (the created object:
+    it needs the Job's uid), so it goes with the Job; the operator also deletes it as soon
+    as the Job has ended."""
+    meta = job["metadata"]
+    labels = dict(
+        ((job.get("spec") or {}).get("template") or {}).get("metadata", {}).get("labels")
+        or meta.get("labels")
+        or {}
+    )
+    labels[LABEL_COMPONENT] = "runner-grants"
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "type": "Opaque",
+        "metadata": {
+            "name": grants_secret_name(meta["name"]),
+            "namespace": meta["namespace"],
+            "labels": labels,
+            "ownerReferences": [
+                {
+                    "apiVersion": "batch/v1",
+                    "kind": "Job",
+                    "name": meta["name"],
+                    "uid": meta["uid"],
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ],
+        },
+        "stringData": {GRANTS_KEY: grants_json},
+    }

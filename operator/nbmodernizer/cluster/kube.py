@@ -52,6 +52,10 @@ class Paths:
         return f"/api/v1/namespaces/{namespace}/events"
 
     @staticmethod
+    def secrets(namespace: str) -> str:
+        return f"/api/v1/namespaces/{namespace}/secrets"
+
+    @staticmethod
     def secret(namespace: str, name: str) -> str:
         return f"/api/v1/namespaces/{namespace}/secrets/{quote(name)}"
 

@@ -24,14 +24,21 @@ from datetime import UTC, datetime
 from typing import Any
 
 from nbmodernizer import metrics
-from nbmodernizer.admit import InvalidInputError, admit, read_answers
+from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, budgeted
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.events import event_for
-from nbmodernizer.cluster.jobs import build_job, job_name, revision_prefix
+from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
+from nbmodernizer.cluster.jobs import (
+    build_job,
+    fit_name,
+    job_name,
+    revision_prefix,
+)
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.outputs import publish, published
+from nbmodernizer.cluster.run_inputs import RunInputs
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.engine import fix_step, grade_revision, record_result, replay
 from nbmodernizer.fixers import FixerChain, build_chain
@@ -44,20 +51,13 @@ from nbmodernizer.spec import (
     SpecError,
     parse_modernization,
 )
-from nbmodernizer.status import (
-    ExecutionResult,
-    ModernizationStatus,
-    Outcome,
-    Phase,
-)
+from nbmodernizer.status import ExecutionResult, ModernizationStatus, Outcome, Phase, ScoreResult
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.cache import CachedStore, ObjectCache
 from nbmodernizer.store.revisions import (
     RevisionStore,
     S3Store,
     has_execution,
-    read_spec,
-    write_spec,
 )
 from nbmodernizer.store.s3 import delete_prefix
 from nbmodernizer.summary import build_status
@@ -65,7 +65,6 @@ from nbmodernizer.summary import build_status
 FINALIZER = "nbmodernizer.dev/cleanup"
 QUEUED_RETRY_SECONDS = 5.0
 FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
-ANSWERS_CACHED = 256
 
 
 def now() -> str:
@@ -82,6 +81,16 @@ class Requeue:
 class InvalidResourceError(Exception):
     """The resource cannot start: an invalid spec, or inputs that are not admitted; the message
     names the field."""
+
+
+class TamperedStoreError(Exception):
+    """A revision's result.json that the operator did not write."""
+
+    def __init__(self, revision: int, why: str) -> None:
+        super().__init__(
+            f"revision {revision}'s result.json was not written by the operator ({why}): "
+            "refusing a tampered revision store"
+        )
 
 
 EventSink = Callable[[dict[str, Any], str, str, str], None]  # (object, type, reason, message)
@@ -110,8 +119,8 @@ class Reconciler:
         self.store_failures: dict[str, int] = {}
         self.phases: dict[str, Phase] = {}
         self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
-        self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
-        self.answers: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
+        self.inputs = RunInputs()  # the frozen specs and the answers, read once
+        self.grants = JobGrants(kube, settings)
         # revision files read or written (write-once: never stale); None: off
         cache_bytes = settings.store_cache_mib * 2**20
         self.stored = ObjectCache(max_bytes=cache_bytes) if cache_bytes else None
@@ -143,10 +152,14 @@ class Reconciler:
         key = job_key(namespace, name)
         try:
             requeue = self._advance(obj, resource)
-        except InvalidResourceError as error:  # not admitted
+        except (InvalidResourceError, GrantsRefused) as error:  # not admitted, not grantable
             self._finish_unrunnable(obj, str(error), spec_error=str(error))
             return Requeue()
         except InvalidInputError as error:  # e.g. the answers vanished mid-run
+            self._finish_unrunnable(obj, str(error))
+            return Requeue()
+        except TamperedStoreError as error:
+            self._stop_jobs(namespace, name)  # whatever runs for it is not to be trusted
             self._finish_unrunnable(obj, str(error))
             return Requeue()
         except StoreError as error:
@@ -162,6 +175,7 @@ class Reconciler:
         store = self._open_store(revision_prefix(self.jobs, namespace, name))
         spec = self._frozen_spec(store, obj, resource)
         state, action = replay(store, spec.fix.max_iterations)
+        self._verify_unrecorded(obj, store, spec, state)
         notes: list[str] = list((obj.get("status") or {}).get("notes") or [])
         while True:
             if isinstance(action, Finish):
@@ -207,36 +221,75 @@ class Reconciler:
         namespace = meta["namespace"]
         job = job_name(meta["name"], revision)
         key = job_key(namespace, job)
-        if has_execution(store, revision):
-            execution, score = grade_revision(store, revision, self._answers(spec), spec)
-            self.capacity.mark(key, running=False)
-            return self._record(obj, spec, store, state, revision, execution, score)
         found = self.kube.get(Paths.jobs(namespace, job))
+        phase, reason = job_state(found) if found is not None else ("absent", "")
+        if phase in ("succeeded", "absent") and has_execution(store, revision):
+            # A Job that ended well, or one gone (its TTL) after storing its outputs: grade
+            # what it stored, reading only the names it was granted (`grade_revision`).
+            execution, score = self._grade(store, revision, spec)
+            self.capacity.mark(key, running=False)
+            self.grants.revoke(namespace, job)
+            return self._record(obj, spec, store, state, revision, execution, score)
         if found is None:
             if not self.capacity.reserve(key):
                 self._write(obj, spec, store, state, Phase.QUEUED, notes, iteration=revision)
                 return Requeue(QUEUED_RETRY_SECONDS)
             manifest = build_job(resource, revision, self.jobs)
-            _, created = self.kube.create(Paths.jobs(namespace), manifest)
+            made, created = self.kube.create(Paths.jobs(namespace), manifest)
+            granted_job = made if created else self.kube.get(Paths.jobs(namespace, job))
+            self.grants.grant(granted_job, spec, meta["name"], revision)
             if created:
                 self._event(
                     obj, "Normal", "IterationStarted", f"Job {job} executes revision {revision}"
                 )
             self._write(obj, spec, store, state, Phase.RUNNING, notes, iteration=revision)
             return Requeue()
-        phase, reason = job_state(found)
         if phase in ("running", "suspended"):
+            self.grants.grant(found, spec, meta["name"], revision)  # made after a restart?
             self.capacity.mark(key, running=True)
             current = Phase.QUEUED if phase == "suspended" else Phase.RUNNING
             self._write(obj, spec, store, state, current, notes, iteration=revision)
             return Requeue()
-        if has_execution(store, revision):  # stored between our two reads
-            return self._execute(obj, resource, spec, store, state, revision, notes)
+        if phase == "succeeded":  # ended well, but stored no execution facts
+            reason = reason or "Complete"
+            phase = "failed"
+        # A failed Job: whatever it stored is not trusted (a notebook that read its grants
+        # could have written the Job's outputs before the runner did, then failed it).
         self.capacity.mark(key, running=False)
+        self.grants.revoke(namespace, job)
         deadline = float((found.get("spec") or {}).get("activeDeadlineSeconds") or 0)
         execution = infrastructure_result(phase, reason, deadline)
         score = score_runs([], execution.failure, spec.score)
         return self._record(obj, spec, store, state, revision, execution, score)
+
+    def _verify_unrecorded(
+        self, obj: dict[str, Any], store: RevisionStore, spec: ModernizationSpec, state: LoopState
+    ) -> None:
+        """A result.json the status has not counted yet (`status.iterations`: etcd, out of
+        any notebook's reach) is trusted only if grading the revision again gives the same
+        execution and score (grading is deterministic: that is how the operator's own write,
+        made just before a crash, is told from one somebody else put there first), or if it
+        records a failure (which gains a forger nothing). Else: TamperedStoreError."""
+        recorded = int((obj.get("status") or {}).get("iterations") or 0)
+        for attempt in state.attempts[recorded:]:
+            if attempt.score.value is None and attempt.execution.has_errors:
+                continue
+            revision = attempt.revision
+            try:
+                if not has_execution(store, revision):
+                    raise FileNotFoundError("no execution.json")
+                execution, score = self._grade(store, revision, spec)
+            except FileNotFoundError as error:
+                raise TamperedStoreError(revision, str(error)) from None
+            if execution != attempt.execution or score != attempt.score:
+                raise TamperedStoreError(revision, "grading it again gives another result")
+
+    def _grade(
+        self, store: RevisionStore, revision: int, spec: ModernizationSpec
+    ) -> tuple[ExecutionResult, ScoreResult]:
+        """Grade what a revision's Job stored, reading only the names it was granted."""
+        limits = self.settings.submission_limits()
+        return grade_revision(store, revision, self.inputs.answers(spec), spec, limits)
 
     def _record(
         self,
@@ -246,7 +299,7 @@ class Reconciler:
         state: LoopState,
         revision: int,
         execution: ExecutionResult,
-        score: Any,
+        score: ScoreResult,
     ) -> tuple[LoopState, Action]:
         learner = build_learner(spec, FixerEnvironment(fix_memory=self.settings.fix_memory))
         state, action = record_result(store, state, revision, execution, score, learner)
@@ -272,41 +325,13 @@ class Reconciler:
     def _frozen_spec(
         self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
     ) -> ModernizationSpec:
-        key = job_key(obj["metadata"]["namespace"], obj["metadata"]["name"])
-        if key not in self.frozen:
-            self.frozen[key] = self._read_or_freeze_spec(store, obj, resource)
-        return self.frozen[key]
-
-    def _read_or_freeze_spec(
-        self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
-    ) -> ModernizationSpec:
-        """The spec the run started with; at the start, the resource's spec once it is admitted
-        (revision 0 kept, the answers usable: no Job runs before that)."""
-        frozen = read_spec(store)
-        if frozen is not None:
-            return frozen
-        spec = resource.spec
+        meta = obj["metadata"]
         try:
-            admitted = admit(spec, None, store)
+            return self.inputs.frozen_spec(
+                store, job_key(meta["namespace"], meta["name"]), resource, meta.get("generation")
+            )
         except InvalidInputError as error:
             raise InvalidResourceError(str(error)) from None
-        self._keep_answers(spec.score.answers, admitted.answers)
-        write_spec(store, spec, obj["metadata"].get("generation"))
-        return spec
-
-    def _answers(self, spec: ModernizationSpec) -> Any:
-        """The answers, read once per URI (pushed files are never changed)."""
-        cached = self.answers.get(spec.score.answers)
-        if cached is None:
-            cached = read_answers(spec.score, None)
-            self._keep_answers(spec.score.answers, cached)
-        return cached
-
-    def _keep_answers(self, uri: str, answers: Any) -> None:
-        with self.lock:
-            if len(self.answers) >= ANSWERS_CACHED:
-                self.answers.pop(next(iter(self.answers)))
-            self.answers[uri] = answers
 
     def _chain(self, obj: dict[str, Any], spec: ModernizationSpec) -> FixerChain:
         key: str | None = None
@@ -485,14 +510,19 @@ class Reconciler:
         )
         obj["metadata"] = updated.get("metadata", meta)
 
+    def _stop_jobs(self, namespace: str, name: str) -> None:
+        """Delete the resource's Jobs and their grants."""
+        selector = f"nbmodernizer.dev/modernization={fit_name(name)}"
+        for job in self.kube.list(Paths.jobs(namespace), selector):
+            self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
+            self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
+            self.grants.revoke(namespace, job["metadata"]["name"])
+
     def finalize(self, obj: dict[str, Any]) -> None:
         """Stop the resource's Jobs; delete its revisions if its retention says so."""
         meta = obj["metadata"]
         namespace, name = meta["namespace"], meta["name"]
-        selector = f"nbmodernizer.dev/modernization={name}"
-        for job in self.kube.list(Paths.jobs(namespace), selector):
-            self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
-            self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
+        self._stop_jobs(namespace, name)
         retention = ((obj.get("spec") or {}).get("revisions") or {}).get("retention", "Keep")
         revisions = revision_prefix(self.jobs, namespace, name)
         if retention == "Delete":
@@ -554,7 +584,7 @@ class Reconciler:
     def _forget(self, namespace: str, name: str) -> None:
         with self.lock:
             self.phases.pop(job_key(namespace, name), None)
-            self.frozen.pop(job_key(namespace, name), None)
+            self.inputs.forget(job_key(namespace, name))
         self._publish_phases()
 
     def _publish_phases(self) -> None:

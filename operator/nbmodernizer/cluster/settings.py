@@ -7,7 +7,14 @@
 | --s3-prefix             | NBMOD_S3_PREFIX               | nbmodernizer                     |
 | --s3-endpoint           | AWS_ENDPOINT_URL_S3           | AWS S3                           |
 | --runner-s3-endpoint    | NBMOD_RUNNER_S3_ENDPOINT      | --s3-endpoint (the pods' view)   |
-| --s3-secret             | NBMOD_S3_SECRET               | nbmodernizer-s3 (for the pods)   |
+| --s3-secret             | NBMOD_S3_SECRET               | none: pods get pre-signed grants |
+|                         |                               | only; a name is the opt-out for a|
+|                         |                               | store that cannot pre-sign (the  |
+|                         |                               | pods then hold that Secret's keys)|
+| --max-input-files       | NBMOD_MAX_INPUT_FILES         | 1000 (inputs granted to one Job) |
+| --max-input-bytes       | NBMOD_MAX_INPUT_BYTES         | 20 GiB (their total size)        |
+| --max-submission-bytes  | NBMOD_MAX_SUBMISSION_BYTES    | 200 MB (a larger one is an Error)|
+| --max-submission-rows   | NBMOD_MAX_SUBMISSION_ROWS     | 10,000,000                       |
 | --runner-image          | NBMOD_RUNNER_IMAGE            | ghcr.io/nbmodernizer/runner:0.1.0|
 | --runner-defaults JSON  | NBMOD_RUNNER_DEFAULTS         | none (resources, nodeSelector,   |
 |                         |                               | tolerations for resources that   |
@@ -38,7 +45,13 @@ import os
 from dataclasses import dataclass, field
 
 from nbmodernizer.cluster.jobs import JobSettings, parse_runner_defaults
+from nbmodernizer.grade import (
+    DEFAULT_MAX_SUBMISSION_BYTES,
+    DEFAULT_MAX_SUBMISSION_ROWS,
+    SubmissionLimits,
+)
 from nbmodernizer.spec import ExecutionSpec
+from nbmodernizer.store.grants import DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_FILES
 
 DEFAULT_RUNNER_IMAGE = "ghcr.io/nbmodernizer/runner:0.1.0"
 
@@ -51,7 +64,12 @@ class OperatorSettings:
     # Where the runner pods reach the same store, when their address differs from the
     # operator's (an operator outside the cluster, a MinIO behind a NodePort). None: s3_endpoint.
     runner_s3_endpoint: str | None = None
-    s3_secret: str | None = "nbmodernizer-s3"
+    # The opt-out from grants: runner pods take S3 keys from this Secret. None: grants only.
+    s3_secret: str | None = None
+    max_input_files: int = DEFAULT_MAX_INPUT_FILES
+    max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES
+    max_submission_bytes: int = DEFAULT_MAX_SUBMISSION_BYTES
+    max_submission_rows: int = DEFAULT_MAX_SUBMISSION_ROWS
     runner_image: str = DEFAULT_RUNNER_IMAGE
     runner_defaults: ExecutionSpec = field(default_factory=ExecutionSpec)
     namespaces: tuple[str, ...] = ()  # empty: every namespace
@@ -71,8 +89,12 @@ class OperatorSettings:
     lease_namespace: str = "default"
     lease_seconds: float = 15.0
 
+    def submission_limits(self) -> SubmissionLimits:
+        return SubmissionLimits(self.max_submission_bytes, self.max_submission_rows)
+
     def jobs(self) -> JobSettings:
         return JobSettings(
+            max_submission_bytes=self.max_submission_bytes,
             runner_image=self.runner_image,
             s3_bucket=self.s3_bucket,
             s3_credentials_secret=self.s3_secret,
@@ -91,6 +113,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--s3-endpoint")
     parser.add_argument("--runner-s3-endpoint")
     parser.add_argument("--s3-secret")
+    parser.add_argument("--max-input-files", type=int)
+    parser.add_argument("--max-input-bytes", type=int)
+    parser.add_argument("--max-submission-bytes", type=int)
+    parser.add_argument("--max-submission-rows", type=int)
     parser.add_argument("--runner-image")
     parser.add_argument("--runner-defaults")
     parser.add_argument("--max-concurrent-jobs", type=int)
@@ -149,7 +175,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
     else:
         listed = os.environ.get("NBMOD_NAMESPACES", "")
         namespaces = tuple(n.strip() for n in listed.split(",") if n.strip())
-    secret = _pick(args.s3_secret, "NBMOD_S3_SECRET", "nbmodernizer-s3")
+    secret = _pick(args.s3_secret, "NBMOD_S3_SECRET")
     try:
         defaults = parse_runner_defaults(
             _pick(args.runner_defaults, "NBMOD_RUNNER_DEFAULTS") or "",
@@ -168,6 +194,38 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         runner_image=_pick(args.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
         or DEFAULT_RUNNER_IMAGE,
         runner_defaults=defaults,
+        max_input_files=int(
+            _number(
+                args.max_input_files,
+                "NBMOD_MAX_INPUT_FILES",
+                DEFAULT_MAX_INPUT_FILES,
+                "--max-input-files",
+            )
+        ),
+        max_input_bytes=int(
+            _number(
+                args.max_input_bytes,
+                "NBMOD_MAX_INPUT_BYTES",
+                DEFAULT_MAX_INPUT_BYTES,
+                "--max-input-bytes",
+            )
+        ),
+        max_submission_bytes=int(
+            _number(
+                args.max_submission_bytes,
+                "NBMOD_MAX_SUBMISSION_BYTES",
+                DEFAULT_MAX_SUBMISSION_BYTES,
+                "--max-submission-bytes",
+            )
+        ),
+        max_submission_rows=int(
+            _number(
+                args.max_submission_rows,
+                "NBMOD_MAX_SUBMISSION_ROWS",
+                DEFAULT_MAX_SUBMISSION_ROWS,
+                "--max-submission-rows",
+            )
+        ),
         namespaces=namespaces,
         max_concurrent_jobs=int(
             _number(

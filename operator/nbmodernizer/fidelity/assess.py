@@ -7,7 +7,8 @@ code cells of the original and of a revision and returns a `Fidelity` with
 - the edit similarity of all code and of each changed code cell (`difflib.SequenceMatcher`
   ratio; cells aligned as `notebook.cell_changes` aligns them), and
 - risk flags found by comparing both notebooks' syntax trees, one detector a module:
-  `subsampling`, `settings` (fewer estimators, epochs, folds), `model_class`, `removed_cells`.
+  `subsampling`, `settings` (fewer estimators, epochs, folds), `model_class`, `removed_cells`,
+  `reach` (credentials, the network, /proc, the answers, outside files: a blocking flag).
   Patterns are counted and numeric settings matched per notebook, not per cell position, so
   moving cells raises nothing. A cell that does not parse is compared as text only (it counts
   for the similarity and for `cell-removed`).
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from nbmodernizer.fidelity.cells import Cell, code_cells
 from nbmodernizer.fidelity.kinds import FEWER_EPOCHS, FEWER_ESTIMATORS, FEWER_FOLDS
 from nbmodernizer.fidelity.model_class import model_class_flags
+from nbmodernizer.fidelity.reach import reach_flags
 from nbmodernizer.fidelity.removed_cells import removed_cell_flags
 from nbmodernizer.fidelity.settings import all_settings, setting_flags
 from nbmodernizer.fidelity.similarity import ratio
@@ -35,8 +37,9 @@ _DECIMALS = 4
 # ---------------------------------------------------------------- public
 
 
-def assess(original: Notebook, revision: Notebook) -> Fidelity:
-    """How close `revision` stayed to `original`: similarity and the risky changes found."""
+def assess(original: Notebook, revision: Notebook, answers: str | None = None) -> Fidelity:
+    """How close `revision` stayed to `original`: similarity and the risky changes found
+    (`answers`: the answers file's name, which no revision may mention)."""
     old, new = code_cells(original), code_cells(revision)
     old_sources, new_sources = [c.source for c in old], [c.source for c in new]
     if old_sources == new_sources:
@@ -51,6 +54,7 @@ def assess(original: Notebook, revision: Notebook) -> Fidelity:
         *setting_flags(*settings, FEWER_FOLDS),
         *model_class_flags(old, new, pairs),
         *removed_cell_flags(old, new, pairs),
+        *reach_flags(old, new, answers),
     ]
     return Fidelity(
         similarity=_rounded(overall, changed=True),

@@ -8,3 +8,7 @@ FEWER_EPOCHS = "fewer-epochs"
 FEWER_FOLDS = "fewer-folds"
 MODEL_CLASS_CHANGED = "model-class-changed"
 CELL_REMOVED = "cell-removed"
+REACHES_OUTSIDE = "reaches-outside"  # credentials, the network, /proc, the answers, outside files
+
+# Kinds that block a fix: the revision is not kept (the LLM fixer rejects the reply).
+BLOCKING = frozenset({REACHES_OUTSIDE})

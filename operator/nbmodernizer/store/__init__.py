@@ -14,8 +14,10 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
 
 Per revision they are written in this order: notebook.ipynb (+ fix.json) by the driver or
 the fixer before the revision runs; executed.ipynb, submission[-N].csv and execution.json by
-the executor (the CLI, or the Job's pod); result.json by the grader (the CLI, or the
-operator). A revision whose result.json is missing has not been graded yet.
+the executor (the CLI, or the Job's pod through its grants: pre-signed URLs for exactly these
+names, `grants.py`); result.json by the grader (the CLI, or the operator). A revision whose
+result.json is missing has not been graded yet. What an executor wrote is untrusted: the
+operator bounds it before reading it (engine.grade_revision).
 
 The JSON files (`revisions.py` reads and writes them, typed):
 
@@ -38,6 +40,8 @@ Modules:
     s3.py         s3:// URIs, the client per endpoint, write-once put, read, fetch, delete;
                   the spec's files (an s3:// URI or a path relative to the spec file)
     cache.py      a read-through cache over a RevisionStore (the operator's)
+    grants.py     one Job's pre-signed URLs: made by the operator, used by the runner over
+                  plain HTTP (GrantedStore); docs/security.md
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import cast
 
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import RevisionStore
@@ -105,6 +106,16 @@ class CachedStore:
         if found:
             self.cache.saw(uri)
         return found
+
+    def size_of(self, revision: int, name: str) -> int | None:
+        data = self.cache.get(self.inner.uri_of(revision, name))
+        if data is not None:
+            return len(data)
+        size_of = getattr(self.inner, "size_of", None)
+        if size_of is None:
+            found = self.inner.exists(revision, name)
+            return len(self.inner.get(revision, name)) if found else None
+        return cast(int | None, size_of(revision, name))
 
     def revisions(self) -> list[int]:
         return self.inner.revisions()

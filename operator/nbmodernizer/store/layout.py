@@ -20,6 +20,9 @@ REPORT_JSON = "report.json"  # the status object (a run folder only; in a cluste
 REPORT_HTML = "report.html"  # report.render_html
 FINAL_NOTEBOOK = "final.ipynb"  # the best revision, executed
 
+# What the executor keeps instead of a submission larger than the limit (grade.py reads it).
+OVERSIZE_MARKER = b"#nbmodernizer: oversized submission: "
+
 _REVISION_FOLDER = re.compile(rf"^(?P<root>.+?)/{REVISIONS}/(?P<number>\d+)/?$")
 
 

@@ -9,7 +9,7 @@ import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import Diagnosis, ExecutionResult, FixRecord, ScoreResult
@@ -18,6 +18,7 @@ from nbmodernizer.store.layout import (
     EXECUTION,
     FIX,
     NOTEBOOK,
+    OVERSIZE_MARKER,
     RESULT,
     REVISIONS,
     SPEC,
@@ -31,6 +32,7 @@ from nbmodernizer.store.s3 import (
     parse_s3_uri,
     read_s3,
     s3_client,
+    size_s3,
     write_s3_once,
 )
 
@@ -97,6 +99,10 @@ class LocalStore:
     def exists(self, revision: int, name: str) -> bool:
         return (self.root / revision_key(revision, name)).is_file()
 
+    def size_of(self, revision: int, name: str) -> int | None:
+        path = self.root / revision_key(revision, name)
+        return path.stat().st_size if path.is_file() else None
+
     def revisions(self) -> list[int]:
         folder = self.root / REVISIONS
         if not folder.is_dir():
@@ -129,6 +135,9 @@ class S3Store:
     def exists(self, revision: int, name: str) -> bool:
         return head_s3(self.client, self.bucket, self._key(revision, name))
 
+    def size_of(self, revision: int, name: str) -> int | None:
+        return size_s3(self.client, self.bucket, self._key(revision, name))
+
     def revisions(self) -> list[int]:
         folders = list_folders(self.client, self.bucket, join_key(self.prefix, REVISIONS) + "/")
         return sorted({int(name) for name in folders if name.isdigit()})
@@ -160,10 +169,30 @@ def read_execution(store: RevisionStore, revision: int) -> list[ExecutionResult]
     return [ExecutionResult.model_validate(run) for run in document["runs"]]
 
 
-def read_submission(store: RevisionStore, revision: int, run: int) -> bytes | None:
-    """What run `run` of the revision wrote; None when it wrote nothing."""
+def stored_size(store: RevisionStore, revision: int, name: str) -> int | None:
+    """The size of a stored file without reading it (None: not there), where the store can
+    tell; otherwise by reading it."""
+    size_of = getattr(store, "size_of", None)
+    if size_of is not None:
+        return cast(int | None, size_of(revision, name))
+    return len(store.get(revision, name)) if store.exists(revision, name) else None
+
+
+def read_submission(
+    store: RevisionStore, revision: int, run: int, max_bytes: int | None = None
+) -> bytes | None:
+    """What run `run` of the revision wrote; None when it wrote nothing. With `max_bytes`, a
+    larger one is not read: its stand-in says how large it was (`grade.oversize_stand_in`)."""
     name = submission_name(run)
-    return store.get(revision, name) if store.exists(revision, name) else None
+    if max_bytes is None:
+        return store.get(revision, name) if store.exists(revision, name) else None
+    size = stored_size(store, revision, name)
+    if size is None:
+        return None
+    if size > max_bytes:
+        reason = f"{name} is {size} bytes, more than the {max_bytes} allowed (max submission bytes)"
+        return OVERSIZE_MARKER + reason.encode() + b"\n"
+    return store.get(revision, name)
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,27 @@ def s3_client() -> Any:
         return _CLIENTS[key]
 
 
+def signing_client(endpoint: str | None, region: str | None = None) -> Any:
+    """A client that pre-signs URLs for `endpoint` (the runner pods' address of the store)
+    with this process's credentials: SigV4, path-style addressing on a custom endpoint
+    (MinIO, Ceph, moto), so the URL names the endpoint the pods reach."""
+    key = ("sign", endpoint, region, os.environ.get("AWS_ACCESS_KEY_ID"))
+    with _CLIENTS_LOCK:
+        if key not in _CLIENTS:
+            import boto3
+            from botocore.config import Config
+
+            addressing = {"addressing_style": "path"} if endpoint else {}
+            config = Config(signature_version="s3v4", s3=addressing)
+            _CLIENTS[key] = boto3.session.Session().client(
+                "s3",
+                endpoint_url=endpoint or None,
+                region_name=region or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
+                config=config,
+            )
+        return _CLIENTS[key]
+
+
 def write_s3_once(client: Any, bucket: str, key: str, data: bytes) -> str:
     """Write an object that must never change: the same bytes again are a no-op, other bytes
     raise RevisionExistsError. Returns its s3:// URI."""
@@ -112,6 +133,22 @@ def head_s3(client: Any, bucket: str, key: str) -> bool:
             return False
         raise StoreError(f"cannot read {uri}: {error}") from None
     return True
+
+
+def size_s3(client: Any, bucket: str, key: str) -> int | None:
+    """The object's size in bytes (None: no such object), without reading it."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    uri = f"s3://{bucket}/{key}"
+    try:
+        head = client.head_object(Bucket=bucket, Key=key)
+    except BotoCoreError as error:
+        raise StoreError(f"cannot reach S3 for {uri}: {error}") from None
+    except ClientError as error:
+        if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+            return None
+        raise StoreError(f"cannot read {uri}: {error}") from None
+    return int(head.get("ContentLength", 0))
 
 
 def list_folders(client: Any, bucket: str, prefix: str) -> list[str]:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
+from nbmodernizer.fidelity import BLOCKING
+from nbmodernizer.fidelity.cells import code_cells
+from nbmodernizer.fidelity.reach import reach_flags
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.llm.client import ChatClient, LLMError
 from nbmodernizer.fixers.llm.prices import cost_usd
@@ -34,6 +39,18 @@ def apply_reply(notebook: Notebook, reply: Reply) -> Notebook:
         if cell.source != source:
             cell.source, cell.outputs, cell.execution_count = source, [], None
     return changed
+
+
+def reaches_outside(request: FixRequest, changed: Notebook) -> str | None:
+    """Why a reply may not be kept: code it adds that reaches for credentials, the network,
+    /proc, the answers or files outside the inputs and the working directory (a blocking
+    fidelity flag); None when it reaches for none."""
+    answers = PurePosixPath(request.spec.score.answers).name or None
+    flags = reach_flags(code_cells(request.notebook), code_cells(changed), answers)
+    blocking = [f for f in flags if f.kind in BLOCKING]
+    if not blocking:
+        return None
+    return "; ".join(f"cell {f.cell} {f.detail}" for f in blocking[:3])
 
 
 class LLMFixer:
@@ -83,6 +100,9 @@ class LLMFixer:
             )
             try:
                 reply = parse_reply(completion.content, prompt.editable, sources)
+                outside = reaches_outside(request, apply_reply(request.notebook, reply))
+                if outside:
+                    raise ReplyError(f"it {outside}; fix the notebook with its own inputs only")
             except ReplyError as error:
                 rejection = str(error)
                 spent = spent.plus(CostSummary(rejected_replies=1))

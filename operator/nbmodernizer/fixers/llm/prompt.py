@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 from string import Template
 
+from nbmodernizer.execute import truncated
 from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.llm.cells import cell_seconds, dependencies, writer_of
 from nbmodernizer.notebook import code_cell_indices
@@ -14,6 +15,7 @@ from nbmodernizer.status import ExecutionResult, FixType
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 MAX_TRACEBACK_LINES = 60
+MAX_PROMPT_ERROR_CHARS = 8_000
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,8 @@ def _traceback(request: FixRequest) -> tuple[int, str]:
     error = request.execution.cell_errors[0]
     lines = [_ANSI.sub("", line) for line in error.traceback] or [f"{error.ename}: {error.evalue}"]
     text = "\n".join(lines).splitlines()[-MAX_TRACEBACK_LINES:]
-    return error.cell_index, "\n".join(text)
+    # the notebook's output is untrusted: bounded, the end kept, the cut said
+    return error.cell_index, truncated("\n".join(text), MAX_PROMPT_ERROR_CHARS, keep_end=True)
 
 
 def task_text(request: FixRequest) -> str:

