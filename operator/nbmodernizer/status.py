@@ -136,7 +136,8 @@ class RiskFlag(CamelModel):
 
     kind: str = Field(
         description="subsampling, fewer-estimators, fewer-epochs, fewer-folds, "
-        "model-class-changed or cell-removed"
+        "model-class-changed, cell-removed, or reaches-outside (blocking: credentials, the "
+        "network, /proc, the answers or files outside the inputs and the working directory)"
     )
     cell: int | None = Field(default=None, description="Cell index in the revision.")
     detail: str = ""
