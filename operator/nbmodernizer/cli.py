@@ -18,6 +18,7 @@ from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers.memory import commands as memory_commands
 from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
+from nbmodernizer.scan import commands as scan_commands
 from nbmodernizer.status import FixRecord
 
 
@@ -184,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list the API-drift rules")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.set_defaults(handler=_rules)
+    scan_commands.add_parsers(commands)  # nbmod scan, nbmod fix
     runner.add_parser(commands)
     memory_commands.add_parser(commands)
     pusher = commands.add_parser(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from nbmodernizer import cells
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
@@ -34,6 +35,40 @@ def relevant(rule: Rule, imported: set[str], modules: Mapping[str, frozenset[str
     return not library or not library.isdisjoint(imported)
 
 
+def probe(rule: Rule) -> bool:
+    """Whether the installed library lacks the rule's legacy API (False without a probe)."""
+    return rule.gone is not None and rule.gone()
+
+
+def proactive(
+    rules: Sequence[Rule],
+    imported: set[str],
+    modules: Mapping[str, frozenset[str]],
+    *,
+    calibrating: bool = False,
+    gone: Callable[[Rule], bool] = probe,
+) -> tuple[Rule, ...]:
+    """The rules applied to every cell before anything fails: relevant to the notebook's
+    imports and gone from the installed library (and, when calibrating a score, the rules
+    that restore a legacy default). `nbmod scan` and `nbmod fix` use exactly these."""
+    return tuple(
+        rule
+        for rule in rules
+        if relevant(rule, imported, modules)
+        and (gone(rule) or (calibrating and SCORE_CALIBRATION_TAG in rule.tags))
+    )
+
+
+def notebook_context(
+    sources: Sequence[str], gpu_available: bool, input_dir: Path | None
+) -> tuple[RuleContext, set[str]]:
+    """What the rules know of a notebook (its imports), and the top-level modules it imports."""
+    context = RuleContext(
+        aliases=cells.imports(sources), gpu_available=gpu_available, input_dir=input_dir
+    )
+    return context, {name.split(".")[0] for name in context.aliases.values()}
+
+
 def activate(
     rules: Sequence[Rule],
     request: FixRequest,
@@ -41,15 +76,7 @@ def activate(
     modules: Mapping[str, frozenset[str]],
 ) -> Activation:
     calibrating = request.fix_type is FixType.SCORE_CALIBRATION
-    everywhere = tuple(
-        rule
-        for rule in rules
-        if relevant(rule, imported, modules)
-        and (
-            (rule.gone is not None and rule.gone())
-            or (calibrating and SCORE_CALIBRATION_TAG in rule.tags)
-        )
-    )
+    everywhere = proactive(rules, imported, modules, calibrating=calibrating)
     in_cells: dict[int, tuple[Rule, ...]] = {}
     for error in request.execution.cell_errors:
         matching = tuple(
@@ -62,12 +89,20 @@ def activate(
     return Activation(everywhere, in_cells)
 
 
-def rewrite_cell(source: str, rules: Sequence[Rule], context: RuleContext) -> tuple[str, list[str]]:
+# Told of each rule that changed a cell: the rule, the source before it, the source after it.
+OnChange = Callable[[Rule, str, str], None]
+
+
+def rewrite_cell(
+    source: str, rules: Sequence[Rule], context: RuleContext, on_change: OnChange | None = None
+) -> tuple[str, list[str]]:
     applied: list[str] = []
     for rule in sorted(rules, key=lambda r: KIND_ORDER.index(r.kind)):
         rewritten = rule.rewrite(source, context)
         if rewritten != source:
             applied.append(rule.id)
+            if on_change is not None:
+                on_change(rule, source, rewritten)
             source = rewritten
     return source, applied
 
@@ -96,12 +131,7 @@ class RulesFixer:
         notebook = copy_notebook(request.notebook)
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         sources = [notebook.cells[i].source for i in code]
-        context = RuleContext(
-            aliases=cells.imports(sources),
-            gpu_available=request.execution.gpus > 0,
-            input_dir=request.input_dir,
-        )
-        imported = {name.split(".")[0] for name in context.aliases.values()}
+        context, imported = notebook_context(sources, request.execution.gpus > 0, request.input_dir)
         activation = activate(self.rules, request, imported, self.modules)
         applied: dict[str, list[int]] = {}
         for index in code:
