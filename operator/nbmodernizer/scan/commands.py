@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import nbformat
+
 from nbmodernizer.scan import formats
 from nbmodernizer.scan.batch import scan_all
 from nbmodernizer.scan.finding import FileReport, Scanner, select
@@ -77,6 +79,30 @@ def _scan(args: argparse.Namespace) -> int:
     return EXIT_FOUND if findings else EXIT_CLEAN
 
 
+def _diff(report: FileReport, before: str) -> str:
+    """A unified diff: of the file for a .py file, of each changed cell's source for a
+    notebook (`a/PATH:cell N`; the JSON around it follows nbformat)."""
+    assert report.text_after is not None
+    if not report.path.endswith(".ipynb"):
+        pairs = [(report.path, before, report.text_after)]
+    else:
+        notebook = nbformat.reads(before, as_version=4)
+        pairs = [
+            (f"{report.path}:cell {index + 1}", notebook.cells[index].source, source)
+            for index, source in sorted(report.rewritten.items())
+        ]
+    return "".join(
+        "".join(
+            difflib.unified_diff(_lines(old), _lines(new), f"a/{name}", f"b/{name}", lineterm="\n")
+        )
+        for name, old, new in pairs
+    )
+
+
+def _lines(text: str) -> list[str]:
+    return [line + "\n" for line in text.split("\n")] if text else []
+
+
 def _fix(args: argparse.Namespace) -> int:
     reports = _reports(args, with_text=True)
     if reports is None:
@@ -91,14 +117,7 @@ def _fix(args: argparse.Namespace) -> int:
             continue
         changed += 1
         if args.diff:
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    before.splitlines(keepends=True),
-                    report.text_after.splitlines(keepends=True),
-                    f"a/{report.path}",
-                    f"b/{report.path}",
-                )
-            )
+            sys.stdout.write(_diff(report, before))
             continue
         path.write_text(report.text_after, encoding="utf-8")
         rules = sorted({f.rule for f in report.findings})

@@ -19,6 +19,7 @@ import difflib
 import functools
 import importlib.metadata
 import platform
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,14 +137,44 @@ def places(before: str, after: str) -> list[tuple[int, int]]:
         if tag == "insert":
             inserted.append((min(i1, len(old) - 1), 0))
             continue
-        line, replacement = old[i1], new[j1] if tag == "replace" else ""
-        column = 0
-        while column < min(len(line), len(replacement)) and line[column] == replacement[column]:
-            column += 1
-        if tag == "delete" or column >= len(line):
-            column = len(line) - len(line.lstrip())
-        changed.append((i1, column))
+        if tag == "delete":
+            changed.append((i1, len(old[i1]) - len(old[i1].lstrip())))
+            continue
+        replacements = new[j1:_j2]
+        for offset, line in enumerate(old[i1:_i2]):
+            if _i2 - i1 == _j2 - j1:
+                replacement = replacements[offset]
+            else:  # lines added or dropped too: compare with the likeliest counterpart
+                replacement = max(
+                    replacements,
+                    key=lambda other: difflib.SequenceMatcher(None, line, other).ratio(),
+                )
+            changed += [(i1 + offset, column) for column in _columns(line, replacement)]
     return changed or inserted[:1]
+
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+def _columns(line: str, replacement: str) -> list[int]:
+    """Where a line changed. Diffed by tokens; the same edit repeated (`.ix` -> `.loc` twice)
+    is one place each time, different edits on one line (a call rewritten in three spots) are
+    one place, at the first."""
+    old, new = _TOKEN.findall(line), _TOKEN.findall(replacement)
+    starts = [0]
+    for token in old:
+        starts.append(starts[-1] + len(token))
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    edits = [
+        (starts[i1], "".join(old[i1:i2]), "".join(new[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+    if not edits:
+        return [len(line) - len(line.lstrip())]
+    if len({(before, after) for _, before, after in edits}) == 1:
+        return [min(column, max(len(line) - 1, 0)) for column, _, _ in edits]
+    return [min(edits[0][0], max(len(line) - 1, 0))]
 
 
 def _follow(origin: list[int], before: str, after: str) -> list[int]:
