@@ -154,6 +154,10 @@ def _fleet_make(args: argparse.Namespace) -> int:
     try:
         text = Path(args.index).read_text(encoding="utf-8")
         resources = resources_from_index(text, args.namespace)
+        if args.scan:
+            from nbmodernizer.fleet import annotate_triage
+
+            annotate_triage(resources, Path(args.index).resolve().parent)
     except (OSError, FleetError) as error:
         print(f"nbmod fleet make: {args.index}: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -208,6 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
     make.add_argument("index", help="CSV: notebook, inputs, answers, metric, target, ...")
     make.add_argument("-n", "--namespace")
     make.add_argument("-o", "--output")
+    make.add_argument(
+        "--scan",
+        action="store_true",
+        help="label each resource nbmodernizer.dev/triage=rules|beyond|clean|unknown "
+        "(nbmod scan --summary; local notebooks, relative to the index)",
+    )
     make.set_defaults(handler=_fleet_make)
     add_cluster_commands(commands, fleet_commands)
     return parser

@@ -62,3 +62,16 @@ def scan_all(
             return list(pool.map(_worker, paths, chunksize=chunk))
     finally:
         _SCANNER = None
+
+
+def triage_notebooks(scanner: Scanner, paths: Sequence[Path], jobs: int | None = None) -> list[str]:
+    """Each notebook's triage class (`summary.Triage`), or "unknown" for one that cannot be
+    read here (an s3:// notebook, a missing file)."""
+    from nbmodernizer.scan.summary import triage
+
+    readable = [path for path in paths if path.is_file()]
+    reports = {
+        path: report
+        for path, report in zip(readable, scan_all(scanner, readable, jobs), strict=True)
+    }
+    return [triage(reports[path]).value if path in reports else "unknown" for path in paths]
