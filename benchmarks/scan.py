@@ -3,7 +3,8 @@
     python benchmarks/scan.py [--notebooks 1000] [--jobs 2] [--keep DIR]
 
 The notebooks are the repository's examples (examples/*/notebook.ipynb and references, 8-12
-cells each), each given three cells drawn from the rules' legacy examples, and varied (every
+cells each), each given three cells drawn from the legacy examples of the tabular libraries'
+rules (TABULAR), and varied (every
 cell gets a comment naming its copy, names get a suffix), so no two notebooks are alike. The
 same code cells, IPython lines commented out, make one `.py` file per notebook for ruff.
 Both run as fresh processes, wall time measured; ruff checks one rule (NPY201, numpy 2's
@@ -28,6 +29,20 @@ import nbformat
 from nbmodernizer.fixers.rules import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
+# the libraries of the examples' kind of notebook (tabular Kaggle kernels); deep learning
+# notebooks add TensorFlow's and PyTorch's probes (seconds, once) and their rules
+TABULAR = {
+    "python",
+    "environment",
+    "pandas",
+    "numpy",
+    "scikit-learn",
+    "scipy",
+    "matplotlib",
+    "seaborn",
+    "xgboost",
+    "lightgbm",
+}
 _NAME = re.compile(r"\b(train|test|frame|model|clf|values|names|result)\b")
 
 
@@ -35,7 +50,12 @@ def corpus(folder: Path, count: int, seed: int = 0) -> tuple[Path, Path]:
     rng = random.Random(seed)
     bases = [nbformat.read(p, as_version=4) for p in sorted(ROOT.glob("examples/*/notebook.ipynb"))]
     bases += [nbformat.read(p, as_version=4) for p in sorted(ROOT.glob("examples/*/reference/*"))]
-    snippets = [example.before for rule in all_rules() for example in rule.examples]
+    snippets = [
+        example.before
+        for rule in all_rules()
+        if rule.library in TABULAR
+        for example in rule.examples
+    ]
     notebooks, scripts = folder / "notebooks", folder / "scripts"
     notebooks.mkdir(parents=True)
     scripts.mkdir()

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from nbmodernizer import cells
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
+from nbmodernizer.fixers.rules import batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
+from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
 from nbmodernizer.notebook import copy_notebook
 from nbmodernizer.status import FixType
 
@@ -97,14 +99,42 @@ def rewrite_cell(
     source: str, rules: Sequence[Rule], context: RuleContext, on_change: OnChange | None = None
 ) -> tuple[str, list[str]]:
     applied: list[str] = []
-    for rule in sorted(rules, key=lambda r: KIND_ORDER.index(r.kind)):
+    ordered = sorted(rules, key=lambda r: KIND_ORDER.index(r.kind))
+    # LibCST rules are first asked, all in one walk, whether they would change the cell as it
+    # is now (`batch`); only those that would are run, and the question is asked again once
+    # the cell changed. Other rules run one by one. The result is the same as running each.
+    steps = {n: walkable(rule.rewrite) for n, rule in enumerate(ordered)}
+    pending: set[int] | None = None
+    for position, rule in enumerate(ordered):
+        if steps[position] is not None:
+            if pending is None:
+                pending = _would_change(source, steps, position, context)
+            if position not in pending:
+                continue
         rewritten = rule.rewrite(source, context)
         if rewritten != source:
             applied.append(rule.id)
             if on_change is not None:
                 on_change(rule, source, rewritten)
             source = rewritten
+            pending = None
     return source, applied
+
+
+def _would_change(
+    source: str,
+    steps: dict[int, tuple[CstRewrite, ...] | None],
+    start: int,
+    context: RuleContext,
+) -> set[int]:
+    """The positions (from `start` on) of the walkable rules that would change the cell."""
+    owners: list[int] = []
+    rewrites: list[CstRewrite] = []
+    for position, found in steps.items():
+        if position >= start and found is not None:
+            owners += [position] * len(found)
+            rewrites += found
+    return {owners[n] for n in batch.would_change(source, rewrites, context)}
 
 
 def _summary(applied: dict[str, list[int]], notes: list[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
@@ -22,9 +23,10 @@ TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
 
 
 @functools.lru_cache(maxsize=64)
-def _read(source: str) -> tuple[cells.Parsed, cst.Module | None]:
+def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
     """A cell read once for all the rules that see it unchanged (LibCST trees are immutable;
-    the rules after one that changed the cell read the new source)."""
+    the rules after one that changed the cell read the new source). The tree is None for a
+    cell that is not Python or does not parse."""
     parsed = cells.parse(source)
     if not parsed.is_python:
         return parsed, None
@@ -37,7 +39,7 @@ def _read(source: str) -> tuple[cells.Parsed, cst.Module | None]:
 def transform_python(source: str, transform: Callable[[cst.Module], cst.Module]) -> str:
     """Apply a LibCST transform to a cell; cells that are not Python or do not parse are
     returned unchanged."""
-    parsed, module = _read(source)
+    parsed, module = read_cell(source)
     if module is None:
         return source
     changed = transform(module)
@@ -62,13 +64,24 @@ def _watch(transformer: cst.CSTTransformer) -> list[bool]:
     return replaced
 
 
-def cst_rewrite(factory: TransformerFactory) -> Rewrite:
+@dataclass(frozen=True)
+class CstRewrite:
     """A Rewrite from a LibCST transformer built for the notebook's context; the imports the
-    transformer asked for are added to the cell afterwards (`toolkit.imports`)."""
+    transformer asked for are added to the cell afterwards (`toolkit.imports`). `needles`:
+    skip cells in which none occurs (`only_if`). `rules.batch` walks many of these at once."""
 
-    def rewrite(source: str, context: RuleContext) -> str:
+    factory: TransformerFactory
+    needles: tuple[str, ...] = ()
+
+    def may_apply(self, source: str) -> bool:
+        return not self.needles or any(needle in source for needle in self.needles)
+
+    def __call__(self, source: str, context: RuleContext) -> str:
+        if not self.may_apply(source):
+            return source
+
         def transform(module: cst.Module) -> cst.Module:
-            transformer = factory(context)
+            transformer = self.factory(context)
             replaced = _watch(transformer)
             changed = module.visit(transformer)
             if isinstance(transformer, ImportingTransformer) and transformer.imports:
@@ -79,7 +92,10 @@ def cst_rewrite(factory: TransformerFactory) -> Rewrite:
 
         return transform_python(source, transform)
 
-    return rewrite
+
+def cst_rewrite(factory: TransformerFactory) -> Rewrite:
+    """A Rewrite from a LibCST transformer built for the notebook's context (`CstRewrite`)."""
+    return CstRewrite(factory)
 
 
 def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
@@ -87,7 +103,7 @@ def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
     in `mask`, string literals and comments blanked (`toolkit.text.code_mask`)."""
 
     def rewrite(source: str, context: RuleContext) -> str:
-        parsed, _ = _read(source)
+        parsed, _ = read_cell(source)
         if not parsed.is_python:
             return source
         changed = edit(parsed.masked, code_mask(parsed.masked), context)
@@ -98,19 +114,51 @@ def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
     return rewrite
 
 
-def chain(*rewrites: Rewrite) -> Rewrite:
-    """The rewrites, one after the other."""
+@dataclass(frozen=True)
+class Chain:
+    """Rewrites, one after the other. When every step is a `CstRewrite`, the chain changes a
+    cell only if one of its steps would change it as it is (the steps before the first that
+    changes it see it unchanged), so `rules.batch` can ask its steps in one walk."""
 
-    def rewrite(source: str, context: RuleContext) -> str:
-        for step in rewrites:
+    steps: tuple[Rewrite, ...]
+
+    def __call__(self, source: str, context: RuleContext) -> str:
+        for step in self.steps:
             source = step(source, context)
         return source
 
-    return rewrite
+    def walkable(self) -> tuple[CstRewrite, ...] | None:
+        """Its steps, when all of them are LibCST rewrites (chains flattened); else None."""
+        found: list[CstRewrite] = []
+        for step in self.steps:
+            if isinstance(step, CstRewrite):
+                found.append(step)
+            elif isinstance(step, Chain) and (inner := step.walkable()) is not None:
+                found += inner
+            else:
+                return None
+        return tuple(found)
+
+
+def chain(*rewrites: Rewrite) -> Rewrite:
+    """The rewrites, one after the other (`Chain`)."""
+    return Chain(rewrites)
+
+
+def walkable(rewrite: Rewrite) -> tuple[CstRewrite, ...] | None:
+    """The LibCST rewrites whose walk decides whether `rewrite` changes a cell (`rules.batch`);
+    None for a rewrite that must simply be run."""
+    if isinstance(rewrite, CstRewrite):
+        return (rewrite,)
+    if isinstance(rewrite, Chain):
+        return rewrite.walkable()
+    return None
 
 
 def only_if(*needles: str, rewrite: Rewrite) -> Rewrite:
     """Skip parsing cells that cannot match: none of `needles` occurs in the source."""
+    if isinstance(rewrite, CstRewrite) and not rewrite.needles:
+        return CstRewrite(rewrite.factory, needles)
 
     def guarded(source: str, context: RuleContext) -> str:
         return rewrite(source, context) if any(n in source for n in needles) else source
