@@ -230,6 +230,18 @@ def test_sarif_is_sarif_2_1_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     for result in run0["results"]:
         assert rules[result["ruleIndex"]] == result["ruleId"]
     assert run0["results"][0]["message"]["text"].startswith("cell 3, line 2: ")
+    # the region is the line of the notebook's JSON holding that source line
+    lines = (tmp_path / "legacy.ipynb").read_text().split("\n")
+    cells = nbformat.read(tmp_path / "legacy.ipynb", as_version=4).cells
+    for result in run0["results"]:
+        region = result["locations"][0]["physicalLocation"]["region"]
+        cell, line = result["properties"]["cell"], result["properties"]["cellLine"]
+        source_line = cells[cell - 1].source.split("\n")[line - 1]
+        held = lines[region["startLine"] - 1]
+        column = region["startColumn"] - 5
+        assert held.startswith('    "') and held[region["startColumn"] - 1 :].startswith(
+            source_line[column - 1 : column + 2]
+        )
 
 
 def test_fix_rewrites_in_place_keeps_the_rest_and_is_idempotent(

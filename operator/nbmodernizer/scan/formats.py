@@ -51,10 +51,53 @@ def _uri(path: str) -> str:
     return candidate.as_posix()
 
 
+def source_lines(text: str) -> dict[int, int]:
+    """Cell number -> the file line of its source's first line, for a notebook laid out as
+    nbformat and Jupyter write it (1-space indent, one JSON string a source line); empty for
+    another layout."""
+    starts: dict[int, int] = {}
+    cell, inside = 0, False
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not inside:
+            inside = line.startswith(' "cells": [')
+        elif line == "  {":
+            cell += 1
+        elif line in (" ]", " ],"):
+            break
+        elif line.startswith('   "source": ['):
+            starts[cell] = number + 1
+    return starts
+
+
+def _region(finding: Finding, starts: dict[int, int] | None) -> dict[str, int]:
+    """Where a code-scanning service should point: in a notebook, the JSON string of the line
+    (its column shifted past the indent and the quote; escapes before it are not counted);
+    the cell's line when the notebook's layout is unknown."""
+    if finding.cell is None:
+        return {"startLine": finding.line, "startColumn": finding.column}
+    if starts and finding.cell in starts:
+        return {
+            "startLine": starts[finding.cell] + finding.line - 1,
+            "startColumn": finding.column + 5,
+        }
+    return {"startLine": finding.line, "startColumn": finding.column}
+
+
+def _layouts(findings: Sequence[Finding]) -> dict[str, dict[int, int]]:
+    found: dict[str, dict[int, int]] = {}
+    for path in {f.path for f in findings if f.cell is not None}:
+        try:
+            found[path] = source_lines(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            found[path] = {}
+    return found
+
+
 def sarif(findings: Sequence[Finding], rules: Sequence[Rule], version: str) -> dict[str, Any]:
-    """A SARIF 2.1.0 log with one run. A notebook finding's region is its line and column in
-    the cell; the cell is in the message and in `properties.cell` (code-scanning services
-    show the notebook file)."""
+    """A SARIF 2.1.0 log with one run. A notebook finding's region is the line of the
+    notebook's JSON file that holds the source line (`source_lines`); the cell and its line
+    are in the message and in `properties` too."""
+    layouts = _layouts(findings)
     used = sorted({f.rule for f in findings})
     by_id = {rule.id: rule for rule in rules}
     index = {rule_id: n for n, rule_id in enumerate(used)}
@@ -84,11 +127,11 @@ def sarif(findings: Sequence[Finding], rules: Sequence[Rule], version: str) -> d
                 {
                     "physicalLocation": {
                         "artifactLocation": {"uri": _uri(f.path)},
-                        "region": {"startLine": f.line, "startColumn": f.column},
+                        "region": _region(f, layouts.get(f.path)),
                     }
                 }
             ],
-            "properties": {"cell": f.cell, "fixable": True},
+            "properties": {"cell": f.cell, "cellLine": f.line, "fixable": True},
         }
         for f in findings
     ]
