@@ -18,6 +18,7 @@ from nbmodernizer.execute import ProgressCallback, hide_this_process
 from nbmodernizer.fixers.memory import commands as memory_commands
 from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
+from nbmodernizer.scan import commands as scan_commands
 from nbmodernizer.status import FixRecord
 
 
@@ -154,6 +155,10 @@ def _fleet_make(args: argparse.Namespace) -> int:
     try:
         text = Path(args.index).read_text(encoding="utf-8")
         resources = resources_from_index(text, args.namespace)
+        if args.scan:
+            from nbmodernizer.fleet import annotate_triage
+
+            annotate_triage(resources, Path(args.index).resolve().parent)
     except (OSError, FleetError) as error:
         print(f"nbmod fleet make: {args.index}: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -185,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list the API-drift rules")
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.set_defaults(handler=_rules)
+    scan_commands.add_parsers(commands)  # nbmod scan, nbmod fix
     runner.add_parser(commands)
     memory_commands.add_parser(commands)
     pusher = commands.add_parser(
@@ -207,6 +213,12 @@ def build_parser() -> argparse.ArgumentParser:
     make.add_argument("index", help="CSV: notebook, inputs, answers, metric, target, ...")
     make.add_argument("-n", "--namespace")
     make.add_argument("-o", "--output")
+    make.add_argument(
+        "--scan",
+        action="store_true",
+        help="label each resource nbmodernizer.dev/triage=rules|beyond|clean|unknown "
+        "(nbmod scan --summary; local notebooks, relative to the index)",
+    )
     make.set_defaults(handler=_fleet_make)
     add_cluster_commands(commands, fleet_commands)
     return parser

@@ -113,6 +113,29 @@ def resources_from_index(text: str, namespace: str | None = None) -> list[dict[s
     ]
 
 
+TRIAGE_KEY = f"{API_GROUP}/triage"
+
+
+def annotate_triage(resources: list[dict[str, Any]], base: Path, jobs: int | None = None) -> None:
+    """`nbmod fleet make --scan`: each resource gets the triage class of its notebook (`nbmod
+    scan --summary`: rules, beyond, clean; unknown for one not readable here, e.g. on S3) as
+    the label and annotation `nbmodernizer.dev/triage`, so `-l nbmodernizer.dev/triage=rules`
+    selects the notebooks the rules alone are expected to repair."""
+    from nbmodernizer.fixers.rules import all_libraries, all_rules
+    from nbmodernizer.scan.batch import triage_notebooks
+    from nbmodernizer.scan.finding import Scanner
+
+    paths = [
+        Path("/nonexistent/s3") if "://" in r["spec"]["notebook"] else base / r["spec"]["notebook"]
+        for r in resources
+    ]
+    classes = triage_notebooks(Scanner(all_rules(), all_libraries()), paths, jobs)
+    for resource, kind in zip(resources, classes, strict=True):
+        metadata = resource["metadata"]
+        metadata.setdefault("labels", {})[TRIAGE_KEY] = kind
+        metadata.setdefault("annotations", {})[TRIAGE_KEY] = kind
+
+
 def render_resources(resources: list[dict[str, Any]]) -> str:
     return yaml.safe_dump_all(resources, sort_keys=False)
 

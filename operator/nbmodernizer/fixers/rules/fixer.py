@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from nbmodernizer import cells
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
+from nbmodernizer.fixers.rules import batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
+from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
 from nbmodernizer.notebook import copy_notebook
 from nbmodernizer.status import FixType
 
@@ -34,6 +37,40 @@ def relevant(rule: Rule, imported: set[str], modules: Mapping[str, frozenset[str
     return not library or not library.isdisjoint(imported)
 
 
+def probe(rule: Rule) -> bool:
+    """Whether the installed library lacks the rule's legacy API (False without a probe)."""
+    return rule.gone is not None and rule.gone()
+
+
+def proactive(
+    rules: Sequence[Rule],
+    imported: set[str],
+    modules: Mapping[str, frozenset[str]],
+    *,
+    calibrating: bool = False,
+    gone: Callable[[Rule], bool] = probe,
+) -> tuple[Rule, ...]:
+    """The rules applied to every cell before anything fails: relevant to the notebook's
+    imports and gone from the installed library (and, when calibrating a score, the rules
+    that restore a legacy default). `nbmod scan` and `nbmod fix` use exactly these."""
+    return tuple(
+        rule
+        for rule in rules
+        if relevant(rule, imported, modules)
+        and (gone(rule) or (calibrating and SCORE_CALIBRATION_TAG in rule.tags))
+    )
+
+
+def notebook_context(
+    sources: Sequence[str], gpu_available: bool, input_dir: Path | None
+) -> tuple[RuleContext, set[str]]:
+    """What the rules know of a notebook (its imports), and the top-level modules it imports."""
+    context = RuleContext(
+        aliases=cells.imports(sources), gpu_available=gpu_available, input_dir=input_dir
+    )
+    return context, {name.split(".")[0] for name in context.aliases.values()}
+
+
 def activate(
     rules: Sequence[Rule],
     request: FixRequest,
@@ -41,15 +78,7 @@ def activate(
     modules: Mapping[str, frozenset[str]],
 ) -> Activation:
     calibrating = request.fix_type is FixType.SCORE_CALIBRATION
-    everywhere = tuple(
-        rule
-        for rule in rules
-        if relevant(rule, imported, modules)
-        and (
-            (rule.gone is not None and rule.gone())
-            or (calibrating and SCORE_CALIBRATION_TAG in rule.tags)
-        )
-    )
+    everywhere = proactive(rules, imported, modules, calibrating=calibrating)
     in_cells: dict[int, tuple[Rule, ...]] = {}
     for error in request.execution.cell_errors:
         matching = tuple(
@@ -62,14 +91,50 @@ def activate(
     return Activation(everywhere, in_cells)
 
 
-def rewrite_cell(source: str, rules: Sequence[Rule], context: RuleContext) -> tuple[str, list[str]]:
+# Told of each rule that changed a cell: the rule, the source before it, the source after it.
+OnChange = Callable[[Rule, str, str], None]
+
+
+def rewrite_cell(
+    source: str, rules: Sequence[Rule], context: RuleContext, on_change: OnChange | None = None
+) -> tuple[str, list[str]]:
     applied: list[str] = []
-    for rule in sorted(rules, key=lambda r: KIND_ORDER.index(r.kind)):
+    ordered = sorted(rules, key=lambda r: KIND_ORDER.index(r.kind))
+    # LibCST rules are first asked, all in one walk, whether they would change the cell as it
+    # is now (`batch`); only those that would are run, and the question is asked again once
+    # the cell changed. Other rules run one by one. The result is the same as running each.
+    steps = {n: walkable(rule.rewrite) for n, rule in enumerate(ordered)}
+    pending: set[int] | None = None
+    for position, rule in enumerate(ordered):
+        if steps[position] is not None:
+            if pending is None:
+                pending = _would_change(source, steps, position, context)
+            if position not in pending:
+                continue
         rewritten = rule.rewrite(source, context)
         if rewritten != source:
             applied.append(rule.id)
+            if on_change is not None:
+                on_change(rule, source, rewritten)
             source = rewritten
+            pending = None
     return source, applied
+
+
+def _would_change(
+    source: str,
+    steps: dict[int, tuple[CstRewrite, ...] | None],
+    start: int,
+    context: RuleContext,
+) -> set[int]:
+    """The positions (from `start` on) of the walkable rules that would change the cell."""
+    owners: list[int] = []
+    rewrites: list[CstRewrite] = []
+    for position, found in steps.items():
+        if position >= start and found is not None:
+            owners += [position] * len(found)
+            rewrites += found
+    return {owners[n] for n in batch.would_change(source, rewrites, context)}
 
 
 def _summary(applied: dict[str, list[int]], notes: list[str]) -> str:
@@ -96,12 +161,7 @@ class RulesFixer:
         notebook = copy_notebook(request.notebook)
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         sources = [notebook.cells[i].source for i in code]
-        context = RuleContext(
-            aliases=cells.imports(sources),
-            gpu_available=request.execution.gpus > 0,
-            input_dir=request.input_dir,
-        )
-        imported = {name.split(".")[0] for name in context.aliases.values()}
+        context, imported = notebook_context(sources, request.execution.gpus > 0, request.input_dir)
         activation = activate(self.rules, request, imported, self.modules)
         applied: dict[str, list[int]] = {}
         for index in code:

@@ -3,7 +3,10 @@ line kept first), and a rewrite applied to it: a LibCST transform, or a text edi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -19,37 +22,80 @@ TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
 # --- rewriting a cell ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=64)
+def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
+    """A cell read once for all the rules that see it unchanged (LibCST trees are immutable;
+    the rules after one that changed the cell read the new source). The tree is None for a
+    cell that is not Python or does not parse."""
+    parsed = cells.parse(source)
+    if not parsed.is_python:
+        return parsed, None
+    try:
+        return parsed, cst.parse_module(parsed.masked)
+    except cst.ParserSyntaxError:
+        return parsed, None
+
+
 def transform_python(source: str, transform: Callable[[cst.Module], cst.Module]) -> str:
     """Apply a LibCST transform to a cell; cells that are not Python or do not parse are
     returned unchanged."""
-    parsed = cells.parse(source)
-    if not parsed.is_python:
-        return source
-    try:
-        module = cst.parse_module(parsed.masked)
-    except cst.ParserSyntaxError:
+    parsed, module = read_cell(source)
+    if module is None:
         return source
     changed = transform(module)
-    if changed.deep_equals(module):
+    if changed is module or changed.code == parsed.masked:
         return source
     return cells.unmask(changed.code, parsed.originals)
 
 
-def cst_rewrite(factory: TransformerFactory) -> Rewrite:
-    """A Rewrite from a LibCST transformer built for the notebook's context; the imports the
-    transformer asked for are added to the cell afterwards (`toolkit.imports`)."""
+def _watch(transformer: cst.CSTTransformer) -> list[bool]:
+    """A list that becomes non-empty once the transformer replaces a node (a `leave_*` that
+    returns anything but the node it was given)."""
+    replaced: list[bool] = []
+    leave = transformer.on_leave
 
-    def rewrite(source: str, context: RuleContext) -> str:
+    def on_leave(original: Any, updated: Any) -> Any:
+        result = leave(original, updated)
+        if result is not updated and not replaced:
+            replaced.append(True)
+        return result
+
+    transformer.on_leave = on_leave  # type: ignore[method-assign,assignment]
+    return replaced
+
+
+@dataclass(frozen=True)
+class CstRewrite:
+    """A Rewrite from a LibCST transformer built for the notebook's context; the imports the
+    transformer asked for are added to the cell afterwards (`toolkit.imports`). `needles`:
+    skip cells in which none occurs (`only_if`). `rules.batch` walks many of these at once."""
+
+    factory: TransformerFactory
+    needles: tuple[str, ...] = ()
+
+    def may_apply(self, source: str) -> bool:
+        return not self.needles or any(needle in source for needle in self.needles)
+
+    def __call__(self, source: str, context: RuleContext) -> str:
+        if not self.may_apply(source):
+            return source
+
         def transform(module: cst.Module) -> cst.Module:
-            transformer = factory(context)
+            transformer = self.factory(context)
+            replaced = _watch(transformer)
             changed = module.visit(transformer)
             if isinstance(transformer, ImportingTransformer) and transformer.imports:
                 changed = add_imports(changed, transformer.imports)
+            elif not replaced:
+                return module  # no node was replaced: the cell is unchanged (no code to compare)
             return changed
 
         return transform_python(source, transform)
 
-    return rewrite
+
+def cst_rewrite(factory: TransformerFactory) -> Rewrite:
+    """A Rewrite from a LibCST transformer built for the notebook's context (`CstRewrite`)."""
+    return CstRewrite(factory)
 
 
 def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
@@ -57,7 +103,7 @@ def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
     in `mask`, string literals and comments blanked (`toolkit.text.code_mask`)."""
 
     def rewrite(source: str, context: RuleContext) -> str:
-        parsed = cells.parse(source)
+        parsed, _ = read_cell(source)
         if not parsed.is_python:
             return source
         changed = edit(parsed.masked, code_mask(parsed.masked), context)
@@ -68,19 +114,51 @@ def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
     return rewrite
 
 
-def chain(*rewrites: Rewrite) -> Rewrite:
-    """The rewrites, one after the other."""
+@dataclass(frozen=True)
+class Chain:
+    """Rewrites, one after the other. When every step is a `CstRewrite`, the chain changes a
+    cell only if one of its steps would change it as it is (the steps before the first that
+    changes it see it unchanged), so `rules.batch` can ask its steps in one walk."""
 
-    def rewrite(source: str, context: RuleContext) -> str:
-        for step in rewrites:
+    steps: tuple[Rewrite, ...]
+
+    def __call__(self, source: str, context: RuleContext) -> str:
+        for step in self.steps:
             source = step(source, context)
         return source
 
-    return rewrite
+    def walkable(self) -> tuple[CstRewrite, ...] | None:
+        """Its steps, when all of them are LibCST rewrites (chains flattened); else None."""
+        found: list[CstRewrite] = []
+        for step in self.steps:
+            if isinstance(step, CstRewrite):
+                found.append(step)
+            elif isinstance(step, Chain) and (inner := step.walkable()) is not None:
+                found += inner
+            else:
+                return None
+        return tuple(found)
+
+
+def chain(*rewrites: Rewrite) -> Rewrite:
+    """The rewrites, one after the other (`Chain`)."""
+    return Chain(rewrites)
+
+
+def walkable(rewrite: Rewrite) -> tuple[CstRewrite, ...] | None:
+    """The LibCST rewrites whose walk decides whether `rewrite` changes a cell (`rules.batch`);
+    None for a rewrite that must simply be run."""
+    if isinstance(rewrite, CstRewrite):
+        return (rewrite,)
+    if isinstance(rewrite, Chain):
+        return rewrite.walkable()
+    return None
 
 
 def only_if(*needles: str, rewrite: Rewrite) -> Rewrite:
     """Skip parsing cells that cannot match: none of `needles` occurs in the source."""
+    if isinstance(rewrite, CstRewrite) and not rewrite.needles:
+        return CstRewrite(rewrite.factory, needles)
 
     def guarded(source: str, context: RuleContext) -> str:
         return rewrite(source, context) if any(n in source for n in needles) else source

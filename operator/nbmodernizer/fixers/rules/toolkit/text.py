@@ -5,6 +5,7 @@ statements found on that mask, and edits applied back to the source (see
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ def string_tokens(source: str) -> list[StringToken]:
     return tokens
 
 
+@functools.lru_cache(maxsize=64)  # every text rule masks the same cell: mask it once
 def code_mask(source: str) -> str:
     """The source, same length, string literals as `"___"` and comments as `#   `.
 

@@ -38,6 +38,7 @@ class ObjectDtypeComparison(cst.CSTTransformer):
     def __init__(self, context: RuleContext) -> None:
         super().__init__()
         self.context = context
+        self._done: set[cst.Comparison] = set()
 
     def _dtype_side(
         self, node: cst.Comparison
@@ -77,9 +78,24 @@ class ObjectDtypeComparison(cst.CSTTransformer):
                 return "one"
         return None
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        """`(df.dtypes != 'object') & (df.dtypes != 'str')` is already today's form: the
+        comparison with 'object' in it is left alone (the rule is idempotent)."""
+        left, right = node.left, node.right
+        if not (isinstance(left, cst.Comparison) and isinstance(right, cst.Comparison)):
+            return
+        found, paired = self._dtype_side(left), right.comparisons
+        if found is None or len(paired) != 1:
+            return
+        other = code(right.comparisons[0].comparator).strip("'\"")
+        if other == "str" and code(right.left) == code(found[0]):
+            self._done.add(left)
+
     def leave_Comparison(
         self, original_node: cst.Comparison, updated_node: cst.Comparison
     ) -> cst.BaseExpression:
+        if original_node in self._done:
+            return updated_node
         found = self._dtype_side(updated_node)
         if found is None:
             return updated_node

@@ -1,0 +1,77 @@
+"""Scanning many files: probes warmed once in this process, files shared out to processes
+(forked, so they inherit the warmed probes)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from nbmodernizer.scan.finding import FileReport, Scanner
+from nbmodernizer.scan.sources import SourceError, read
+
+_IMPORT = re.compile(r"(?:^|[\s\"';])(?:import|from)[ \t]+([A-Za-z_]\w*)", re.M)
+_SCANNER: Scanner | None = None
+_WITH_TEXT = False
+
+
+def scan_file(scanner: Scanner, path: Path, with_text: bool = False) -> FileReport:
+    try:
+        source = read(path)
+    except SourceError as error:
+        return FileReport(str(path), error=str(error))
+    report = scanner.scan(source)
+    if with_text:
+        report.text_after = source.rewritten(report.rewritten)
+    return report
+
+
+def _worker(path: Path) -> FileReport:
+    assert _SCANNER is not None
+    return scan_file(_SCANNER, path, _WITH_TEXT)
+
+
+def imported_names(paths: Sequence[Path]) -> set[str]:
+    """A cheap, generous reading of the modules these files import (for warming probes)."""
+    names: set[str] = set()
+    for path in paths:
+        try:
+            names.update(_IMPORT.findall(path.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            continue
+    return names
+
+
+def scan_all(
+    scanner: Scanner, paths: Sequence[Path], jobs: int | None = None, with_text: bool = False
+) -> list[FileReport]:
+    """Every file's report, in the order of `paths`."""
+    global _SCANNER, _WITH_TEXT
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(paths) < 4 or "fork" not in multiprocessing.get_all_start_methods():
+        return [scan_file(scanner, path, with_text) for path in paths]
+    scanner.warm(imported_names(paths))
+    _SCANNER, _WITH_TEXT = scanner, with_text
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context) as pool:
+            chunk = max(1, len(paths) // (jobs * 8))
+            return list(pool.map(_worker, paths, chunksize=chunk))
+    finally:
+        _SCANNER = None
+
+
+def triage_notebooks(scanner: Scanner, paths: Sequence[Path], jobs: int | None = None) -> list[str]:
+    """Each notebook's triage class (`summary.Triage`), or "unknown" for one that cannot be
+    read here (an s3:// notebook, a missing file)."""
+    from nbmodernizer.scan.summary import triage
+
+    readable = [path for path in paths if path.is_file()]
+    reports = {
+        path: report
+        for path, report in zip(readable, scan_all(scanner, readable, jobs), strict=True)
+    }
+    return [triage(reports[path]).value if path in reports else "unknown" for path in paths]

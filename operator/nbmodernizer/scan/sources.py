@@ -1,0 +1,100 @@
+"""The files `nbmod scan` and `nbmod fix` read: notebooks and `.py` files, found under the
+paths given; each read as its code cells, and written back with only the changed cells changed.
+
+A notebook is read with nbformat and written back as nbformat writes it (1-space indent,
+sorted keys, a trailing newline). A `.py` file is one cell, rewritten as text. Cell numbers
+count every cell of the notebook, markdown included, from 1 (as Jupyter shows them).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+SUFFIXES = (".ipynb", ".py")
+# folders a walk never enters
+_SKIPPED = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox"}
+_SKIPPED_PREFIX = (".ipynb_checkpoints",)
+
+
+class SourceError(Exception):
+    """A path that is not there, or a file that cannot be read as a notebook."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    number: int | None  # 1-based over all of a notebook's cells; None for a .py file
+    index: int  # position in the notebook's cells (0 for a .py file)
+    source: str
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path
+    text: str  # the file as read
+    cells: tuple[Cell, ...]  # its code cells
+    notebook: Any | None  # the nbformat node (None for a .py file)
+
+    def rewritten(self, sources: dict[int, str], clear_outputs: bool = True) -> str:
+        """The file's text with these cells (by index) replaced; unchanged text when empty.
+        A changed notebook cell loses its outputs and execution count, as in the loop."""
+        if not sources:
+            return self.text
+        if self.notebook is None:
+            return sources[0]
+        notebook = nbformat.from_dict(self.notebook)
+        for index, source in sources.items():
+            cell = notebook.cells[index]
+            cell.source = source
+            if clear_outputs:
+                cell.outputs, cell.execution_count = [], None
+        text: str = nbformat.writes(notebook)
+        return text if text.endswith("\n") else text + "\n"
+
+
+def find(paths: Iterable[str | Path]) -> list[Path]:
+    """Every notebook and .py file under these paths (a file given by name is taken whatever
+    its suffix), in a stable order; SourceError names a path that does not exist."""
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            raise SourceError(f"{given}: no such file or directory")
+        if path.is_dir():
+            found += sorted(_walk(path))
+        else:
+            found.append(path)
+    seen: set[Path] = set()
+    return [p for p in found if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d not in _SKIPPED and not d.startswith(_SKIPPED_PREFIX)]
+        for name in files:
+            if name.endswith(SUFFIXES):
+                yield Path(root) / name
+
+
+def read(path: Path) -> SourceFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError(f"{path}: {error}") from None
+    if path.suffix != ".ipynb":
+        return SourceFile(path, text, (Cell(None, 0, text),), None)
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+    except Exception as error:  # nbformat raises JSON, validation and version errors
+        raise SourceError(f"{path}: not a notebook: {error}") from None
+    code = tuple(
+        Cell(index + 1, index, cell.source)
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code"
+    )
+    return SourceFile(path, text, code, notebook)
