@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from tests.notebooks import notebook, write_notebook
+from tests.tools import missing_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +26,7 @@ def pre_commit() -> list[str]:
         return [found]
     if importlib.util.find_spec("pre_commit") is not None:
         return [sys.executable, "-m", "pre_commit"]
-    pytest.skip("pre-commit is not installed (pip install -e '.[dev]')")
+    missing_tool("pre-commit is not installed (pip install -e '.[dev]')")
 
 
 def test_hooks_are_declared() -> None:
