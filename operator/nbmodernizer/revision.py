@@ -125,9 +125,15 @@ def adaptive_stop(answers: pd.DataFrame, spec: ModernizationSpec) -> Enough | No
     if spec.score.runs_policy is RunsPolicy.FIXED:
         return None
 
+    values: list[float] = []  # the scores of the runs graded so far, in finishing order
+
     def enough(outputs: list[RunOutput]) -> bool:
-        score = grade_runs([output.submission for output in outputs], answers, spec)
-        return score.reason is not None or weigh(score.values, spec.score).enough
+        new = outputs[len(values) :]  # outputs only grow: grade each run once
+        score = grade_runs([output.submission for output in new], answers, spec)
+        if score.reason is not None:
+            return True
+        values.extend(score.values)
+        return weigh(values, spec.score).enough
 
     return enough
 

@@ -172,7 +172,6 @@ def _healthy_while_standing_by(port: int) -> Iterator[None]:
     if not port:
         yield
         return
-    ThreadingHTTPServer.allow_reuse_address = True
     server = ThreadingHTTPServer(("0.0.0.0", port), _Healthy)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
