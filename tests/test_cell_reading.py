@@ -24,10 +24,10 @@ LEGACY = (
 )
 
 
-def modernize(root: Path, *sources: str) -> tuple[int, dict[str, Any], Any]:
-    spec = kaggle_folder(root, *sources)
+def modernize(root: Path, *sources: str, **spec: Any) -> tuple[int, dict[str, Any], Any]:
+    path = kaggle_folder(root, *sources, **spec)
     out = root / "out"
-    code = main(["modernize", str(spec), "--out", str(out)])
+    code = main(["modernize", str(path), "--out", str(out)])
     report = json.loads((out / "report.json").read_text())
     return code, report, nbformat.read(out / "final.ipynb", as_version=4)
 

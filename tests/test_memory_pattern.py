@@ -8,7 +8,7 @@ import pytest
 from nbmodernizer.cells import imports
 from nbmodernizer.fixers.memory.apply import rewrite_cell
 from nbmodernizer.fixers.memory.pattern import Lesson, Pattern, distil
-from nbmodernizer.fixers.memory.signature import Signature, failing_line, normalise, of_error
+from nbmodernizer.fixers.memory.signature import Signature, normalise, of_error
 from nbmodernizer.status import CellError
 
 
@@ -75,10 +75,10 @@ def test_the_failing_line_comes_from_the_traceback() -> None:
         "\x1b[32m----> \x1b[39m\x1b[32m3\x1b[39m os.old_call(x)\n",
     ]
     error = CellError(cell_index=1, ename="AttributeError", evalue="x", traceback=traceback)
-    assert failing_line(error) == 3
+    assert error.failing_line() == 3
     older = CellError(cell_index=1, ename="E", evalue="x", traceback=["----> 7 f()"])
-    assert failing_line(older) == 7
-    assert failing_line(CellError(cell_index=1, ename="E", evalue="x")) is None
+    assert older.failing_line() == 7
+    assert CellError(cell_index=1, ename="E", evalue="x").failing_line() is None
 
 
 # -- anti-unification -------------------------------------------------------------------------

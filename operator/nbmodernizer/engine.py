@@ -32,6 +32,7 @@ from nbmodernizer.notebook import (
     Notebook,
     NotebookError,
     cell_changes,
+    fingerprint,
     parse_notebook,
     serialise,
 )
@@ -145,6 +146,14 @@ def load_executed(store: RevisionStore, revision: int, source: Notebook) -> Note
         return source
 
 
+def _tried(store: RevisionStore, revision: int, source: Notebook) -> dict[str, int]:
+    """Every revision's fingerprint so far (the first revision of a notebook seen twice)."""
+    tried = {fingerprint(source): revision}
+    for earlier in reversed(range(revision)):
+        tried[fingerprint(load_notebook(store, earlier))] = earlier
+    return tried
+
+
 @dataclass(frozen=True)
 class FixOutcome:
     state: LoopState
@@ -177,6 +186,7 @@ def fix_step(
         history=tuple(a.diagnosis for a in state.attempts[:-1]),
         spent=state.spent,
         fixes=tuple(state.fixes),
+        tried=_tried(store, action.revision, source),
     )
     result = chain.propose(request)
     if result.proposal is None or result.fixer is None:
@@ -205,6 +215,7 @@ def fix_step(
         ),
         memory_entries=list(result.proposal.memory) or None,
         saved_usd=result.proposal.saved_usd or None,
+        rules=list(result.proposal.rules) or None,
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     write_fix(store, record)

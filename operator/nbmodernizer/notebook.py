@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,14 @@ def copy_notebook(notebook: Notebook) -> Notebook:
 
 def cell_sources(notebook: Notebook) -> list[str]:
     return [str(cell.get("source", "")) for cell in notebook.get("cells", [])]
+
+
+def fingerprint(notebook: Notebook) -> str:
+    """What makes two revisions the same notebook: their cells' types and sources."""
+    digest = hashlib.sha256()
+    for cell in notebook.cells:
+        digest.update(f"{cell.cell_type}\0{len(cell.source)}\0{cell.source}".encode())
+    return digest.hexdigest()
 
 
 def code_cell_indices(notebook: Notebook) -> list[int]:

@@ -6,6 +6,7 @@ same `ModernizationStatus` object.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -58,11 +59,23 @@ class ExecutionStatus(StrEnum):
     FAILED = "failed"  # the notebook could not run: kernel died, invalid notebook, ...
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+_ARROW_LINE = re.compile(r"^-+> ?(\d+)", re.MULTILINE)
+
+
 class CellError(CamelModel):
     cell_index: int
     ename: str
     evalue: str
     traceback: list[str] = Field(default_factory=list)
+
+    def failing_line(self) -> int | None:
+        """The line of the cell (1-based) the error was raised at, from its traceback (the
+        cell's frame comes first: IPython's `Cell In[n], line L`, or an older `---> L`)."""
+        text = _ANSI.sub("", "\n".join(self.traceback))
+        found = _CELL_LINE.search(text) or _ARROW_LINE.search(text)
+        return int(found.group(1)) if found else None
 
 
 class InputFile(CamelModel):
@@ -167,6 +180,20 @@ class MemoryUse(CamelModel):
     lines_after: list[int] = Field(description="The same lines in the cell it made.")
 
 
+class RuleUse(CamelModel):
+    """rules: a rule and the cells it changed, or what was done when its rewrite raised."""
+
+    rule: str
+    cells: list[int] = Field(description="Positions in the notebook's `cells` array.")
+    action: str = Field(
+        default="applied",
+        description="applied; alternative (its rewrite raised at a line it wrote, so its other "
+        "reading of the legacy code was used instead); or reverted (the line it wrote raised "
+        "and it has no other reading: the cell is as it was, and the rule is not applied "
+        "there again).",
+    )
+
+
 class FixRecord(CamelModel):
     """How revision `iteration` was made from the one before it."""
 
@@ -197,6 +224,9 @@ class FixRecord(CamelModel):
         default=None,
         description="memory: LLM dollars saved, estimated as what the paid fixes its entries "
         "were learnt from cost.",
+    )
+    rules: list[RuleUse] | None = Field(
+        default=None, description="rules: which rule changed which cells."
     )
 
     @property

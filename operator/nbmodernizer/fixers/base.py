@@ -6,13 +6,13 @@ revision's notebook, or nothing. The chain takes the first proposal that changes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from nbmodernizer.loop import LoopState
-from nbmodernizer.notebook import Notebook, cell_changes
+from nbmodernizer.notebook import Notebook, cell_changes, fingerprint
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import (
     CostSummary,
@@ -22,6 +22,7 @@ from nbmodernizer.status import (
     FixType,
     Issue,
     MemoryUse,
+    RuleUse,
     ScoreResult,
 )
 from nbmodernizer.store.revisions import RevisionStore
@@ -43,6 +44,7 @@ class FixRequest:
     history: tuple[Diagnosis, ...] = ()  # earlier revisions' diagnoses, oldest first
     spent: CostSummary = field(default_factory=CostSummary)  # by fixers so far in this run
     fixes: tuple[FixRecord, ...] = ()  # how each revision so far was made, oldest first
+    tried: Mapping[str, int] = field(default_factory=dict)  # fingerprint -> revision, so far
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class FixProposal:
     mode: str | None = None  # the LLM's: cell or file
     memory: tuple[MemoryUse, ...] = ()  # the memory's: the remembered fixes it applied
     saved_usd: float = 0.0  # the memory's: what the paid fixes it repeats cost
+    rules: tuple[RuleUse, ...] = ()  # the rules': which rule changed which cells
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,11 @@ class FixerChain:
             spent = spent.plus(attempt.spent)
             proposal = attempt.proposal
             if proposal is not None and cell_changes(request.notebook, proposal.notebook):
-                return ChainResult(proposal, fixer.name, notes, spent)
+                again = request.tried.get(fingerprint(proposal.notebook))
+                if again is None:
+                    return ChainResult(proposal, fixer.name, notes, spent)
+                # a fixer that repeats itself would do so until maxIterations: the next is asked
+                notes.append(f"{fixer.name}: proposed revision {again} again (already tried)")
+                continue
             notes.append(f"{fixer.name}: {attempt.note or 'no change'}")
         return ChainResult(None, None, notes, spent)

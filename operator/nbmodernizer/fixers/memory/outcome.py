@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from nbmodernizer.cells import imports, parse
 from nbmodernizer.fixers.memory.pattern import Span
-from nbmodernizer.fixers.memory.signature import Signature, failing_line, of_error, of_issue
+from nbmodernizer.fixers.memory.signature import Signature, of_error, of_issue
 from nbmodernizer.loop import Attempt
 from nbmodernizer.notebook import Notebook, code_cell_indices
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus, Issue
@@ -29,7 +29,7 @@ class Target:
 
     @property
     def line(self) -> int | None:
-        return failing_line(self.error) if self.error is not None else None
+        return self.error.failing_line() if self.error is not None else None
 
     @property
     def error_text(self) -> str:
@@ -58,7 +58,7 @@ def still_there(signature: Signature, attempt: Attempt, cell: int, span: Span | 
     for error in attempt.execution.cell_errors:
         if error.cell_index != cell or of_error(error) != signature:
             continue
-        line = failing_line(error)
+        line = error.failing_line()
         if span is None or line is None or span[0] <= line <= span[1]:
             return True
     return False

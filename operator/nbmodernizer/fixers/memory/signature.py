@@ -23,8 +23,6 @@ _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~-]*[/\\])+[\w.-]*")
 _NAME = re.compile(r"\b[A-Za-z_]\w*(?:\.\w+)+|\b\w*_\w*|\b[A-Za-z_]\w*(?=\()")
 _NUMBER = re.compile(r"[-+]?\b(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:e[-+]?\d+)?)\b")
 _SPACES = re.compile(r"\s+")
-_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
-_ARROW_LINE = re.compile(r"^-+> ?(\d+)", re.MULTILINE)
 
 
 def normalise(message: str) -> str:
@@ -71,10 +69,3 @@ def of_error(error: CellError) -> Signature:
 def of_issue(issue: Issue) -> Signature:
     """Issues without an exception (ScoreDeviation, Timeout): the issue is the signature."""
     return Signature(issue.value)
-
-
-def failing_line(error: CellError) -> int | None:
-    """The line of the cell (1-based) the error was raised at, from its traceback."""
-    text = _ANSI.sub("", "\n".join(error.traceback))
-    found = _CELL_LINE.search(text) or _ARROW_LINE.search(text)
-    return int(found.group(1)) if found else None

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from nbmodernizer import cells
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
-from nbmodernizer.fixers.rules import batch
+from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
-from nbmodernizer.notebook import copy_notebook
-from nbmodernizer.status import FixType
+from nbmodernizer.notebook import Notebook, copy_notebook
+from nbmodernizer.status import FixType, RuleUse
 
 # Python 2 rules first: they make cells parseable for the LibCST rules after them.
 KIND_ORDER = (Kind.PYTHON2, Kind.ENVIRONMENT, Kind.API, Kind.SILENT)
@@ -150,6 +150,7 @@ class RulesFixer:
 
     def __init__(self, rules: Sequence[Rule], libraries: Sequence[Library] | None = None) -> None:
         self.rules = list(rules)
+        self.by_id = {rule.id: rule for rule in self.rules}
         if libraries is None:
             from nbmodernizer.fixers.rules import all_libraries
 
@@ -162,11 +163,16 @@ class RulesFixer:
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
         sources = [notebook.cells[i].source for i in code]
         context, imported = notebook_context(sources, request.execution.gpus > 0, request.input_dir)
+        own = self._own_errors(request, notebook, context)
+        if own is not None:
+            return own
         activation = activate(self.rules, request, imported, self.modules)
+        banned = amend.reverted(request.fixes)
         applied: dict[str, list[int]] = {}
         for index in code:
             cell = notebook.cells[index]
             rules = activation.everywhere + activation.in_cells.get(index, ())
+            rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
             source, used = rewrite_cell(cell.source, rules, context)
             if not used:
                 continue
@@ -175,4 +181,32 @@ class RulesFixer:
                 applied.setdefault(rule_id, []).append(index)
         if not applied:
             return FixAttempt(None, note="no rule applies")
-        return FixAttempt(FixProposal(notebook=notebook, summary=_summary(applied, context.notes)))
+        uses = tuple(RuleUse(rule=rule, cells=cells) for rule, cells in applied.items())
+        summary = _summary(applied, context.notes)
+        return FixAttempt(FixProposal(notebook=notebook, summary=summary, rules=uses))
+
+    def _own_errors(
+        self, request: FixRequest, notebook: Notebook, context: RuleContext
+    ) -> FixAttempt | None:
+        """The errors the rules' own last rewrite caused (`amend`): redo those cells with the
+        rule's alternative or without it, or leave them to the next fixer. None: there are
+        no such errors."""
+        found = amend.suspects(
+            request.execution.cell_errors,
+            request.fixes[-1] if request.fixes else None,
+            {index: cell.source for index, cell in enumerate(notebook.cells)},
+            self.by_id,
+            context,
+            rewrite_cell,
+        )
+        if not found:
+            return None
+        summary = "; ".join(suspect.note for suspect in found)
+        redone = [(suspect, suspect.source) for suspect in found if suspect.source is not None]
+        if not redone:
+            return FixAttempt(None, note=summary)
+        for suspect, source in redone:
+            cell = notebook.cells[suspect.cell]
+            cell.source, cell.outputs, cell.execution_count = source, [], None
+        uses = tuple(use for suspect, _ in redone for use in suspect.uses)
+        return FixAttempt(FixProposal(notebook=notebook, summary=summary, rules=uses))

@@ -64,6 +64,9 @@ class Rule:
     # is then applied to every cell before anything fails. None: never proactive.
     gone: Callable[[], bool] | None = None
     tags: frozenset[str] = field(default_factory=frozenset)
+    # The other reading of the same legacy code, where what it meant depends on the data
+    # (`.ix` took labels or positions): used when the rewrite raised at a line it wrote.
+    alternative: Rewrite | None = None
 
     def matches_error(self, ename: str, evalue: str) -> bool:
         return any(symptom.matches(ename, evalue) for symptom in self.symptoms)

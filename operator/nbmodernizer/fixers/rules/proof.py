@@ -1,5 +1,6 @@
 """Run a rule's examples on the installed libraries: the legacy snippet fails (or drifts),
-the rewrite is exactly the expected one, and the rewritten snippet means what it meant.
+the rewrite is exactly the expected one (and the rule leaves its own output alone), and the
+rewritten snippet means what it meant.
 
 Snippets may use IPython syntax (`!pip ...`, `%matplotlib`); it is turned into Python and
 `get_ipython()` is a recorder, so shell commands are recorded, never run.
@@ -92,6 +93,7 @@ class Proof:
     rewritten: str
     after: SnippetRun
     gone: bool | None
+    again: str  # the rule applied to its own output: unchanged when it is idempotent
 
 
 def prove(rule: Rule, example: Example) -> Proof:
@@ -99,8 +101,9 @@ def prove(rule: Rule, example: Example) -> Proof:
         before = run_snippet(example.before, example.check)
     with _sandbox(example.files) as root:
         rewritten = rule.rewrite(example.before, context_for(example.before, root))
+        again = rule.rewrite(rewritten, context_for(rewritten, root))
         after = run_snippet(rewritten, example.check)
-    return Proof(before, rewritten, after, rule.gone() if rule.gone is not None else None)
+    return Proof(before, rewritten, after, rule.gone() if rule.gone is not None else None, again)
 
 
 def failures(rule: Rule, example: Example) -> list[str]:
@@ -123,6 +126,8 @@ def failures(rule: Rule, example: Example) -> list[str]:
         problems.append(
             f"rewrite differs:\n--- got\n{proof.rewritten}\n--- expected\n{example.after}"
         )
+    if proof.again != proof.rewritten:
+        problems.append(f"not idempotent: applied to its own output it gives\n{proof.again}")
     if proof.after.error is not None:
         problems.append(f"rewritten snippet raised {proof.after.error!r}")
     elif not proof.after.check:

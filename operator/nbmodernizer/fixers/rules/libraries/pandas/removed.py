@@ -144,13 +144,20 @@ class AppendToConcat(ImportingTransformer):
         return [other]
 
 
-class IxToLoc(cst.CSTTransformer):
+class IxTo(cst.CSTTransformer):
+    """`.ix[...]` -> `.loc[...]` (labels) or `.iloc[...]` (positions)."""
+
+    def __init__(self, indexer: str) -> None:
+        super().__init__()
+        self.indexer = indexer
+
     def leave_Subscript(
         self, original_node: cst.Subscript, updated_node: cst.Subscript
     ) -> cst.BaseExpression:
         value = updated_node.value
         if isinstance(value, cst.Attribute) and value.attr.value == "ix":
-            return updated_node.with_changes(value=value.with_changes(attr=cst.Name("loc")))
+            attr = cst.Name(self.indexer)
+            return updated_node.with_changes(value=value.with_changes(attr=attr))
         return updated_node
 
 
@@ -277,10 +284,12 @@ RULES = (
         changed_in="1.0",
         summary=(
             "`.ix[...]` -> `.loc[...]` (`.ix` fell back to positions when the index was not "
-            "integer-labelled; `.loc` is label-only)"
+            "integer-labelled; `.loc` is label-only): where `.loc` raises on the data, the "
+            "positions `.iloc[...]` are tried instead"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: IxToLoc()),
+        rewrite=cst_rewrite(lambda _context: IxTo("loc")),
+        alternative=cst_rewrite(lambda _context: IxTo("iloc")),
         symptoms=(missing(FRAME_OR_SERIES, "ix"),),
         gone=lambda: pandas_lacks("DataFrame", "ix"),
         examples=(
