@@ -220,7 +220,7 @@ def test_an_indexed_job_keeps_the_pod_template_and_kueue() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"max_parallel_runs": 0}, {"retries_per_run": -1}])
-def test_parallel_run_settings_are_checked(bad: dict[str, int]) -> None:
+def test_parallel_run_settings_are_checked(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="max_parallel_runs"):
         dataclasses.replace(SETTINGS, **bad)
 

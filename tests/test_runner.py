@@ -135,7 +135,8 @@ def test_a_pod_of_an_indexed_job_runs_once_under_its_own_names(
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert "revision 0 run 2: completed" in done.stdout
-    written = {k[len(folder) :] for k in s3_bucket.keys() if k.startswith(folder)}
+    stored = s3_bucket.keys()
+    written = {k[len(folder) :] for k in stored if k.startswith(folder)}
     assert written == {"notebook.ipynb", "executed-2.ipynb", "submission-2.csv", "execution-2.json"}
     runs = json.loads(s3_bucket.read(folder + "execution-2.json"))["runs"]
     assert len(runs) == 1 and runs[0]["status"] == "completed"

@@ -213,7 +213,9 @@ def load_executed(
         return source
 
 
-def executed_of(store: RevisionStore, revision: int, spec: ModernizationSpec, runs: int | None) -> str:
+def executed_of(
+    store: RevisionStore, revision: int, spec: ModernizationSpec, runs: int | None
+) -> str:
     """The executed notebook of the run that speaks for the revision: `executed.ipynb`, or
     with runs stored one by one (`runs`: ScoreResult.runs) the representative run's own."""
     if runs is None:

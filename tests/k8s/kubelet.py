@@ -477,8 +477,8 @@ class Kubelet:
         container = ((template.get("spec") or {}).get("containers") or [{}])[0]
         if index is not None:
             name = f"{name}-{index}"
-            container = {**container, "env": [*(container.get("env") or []),
-                                              {"name": INDEX_ENV, "value": str(index)}]}  # fmt: skip
+            own = {"name": INDEX_ENV, "value": str(index)}
+            container = {**container, "env": [*(container.get("env") or []), own]}
         pod = f"{name}-{''.join(secrets.choice('bcdfghjklmnpqrstvwxz2456789') for _ in range(5))}"
         pod_uid = self._create_pod(job, template, pod, index) if self.create_pods else None
 

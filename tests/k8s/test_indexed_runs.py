@@ -35,7 +35,8 @@ def jobs_of(api: K8sApi, name: str) -> list[dict[str, Any]]:
 
 def revision_keys(bucket: S3Bucket, api: K8sApi, name: str) -> set[str]:
     prefix = f"runs/{api.namespace}/{name}/revisions/0000/"
-    return {key[len(prefix) :] for key in bucket.keys() if key.startswith(prefix)}
+    stored = bucket.keys()
+    return {key[len(prefix) :] for key in stored if key.startswith(prefix)}
 
 
 def test_four_fixed_runs_are_one_indexed_job_of_four_pods_all_graded(

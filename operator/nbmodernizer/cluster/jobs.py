@@ -423,7 +423,11 @@ def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> dict[str
     ttl = settings.ttl_seconds_after_finished
     if runs <= 1:
         deadline = timeout_seconds * max(runs, 1) + settings.deadline_margin_seconds
-        return {"backoffLimit": 0, "activeDeadlineSeconds": deadline, "ttlSecondsAfterFinished": ttl}
+        return {
+            "backoffLimit": 0,
+            "activeDeadlineSeconds": deadline,
+            "ttlSecondsAfterFinished": ttl,
+        }
     at_once = parallelism(runs, settings)
     waves = -(-runs // at_once)
     return {

@@ -18,10 +18,10 @@ from __future__ import annotations
 import base64
 import contextlib
 import threading
-from functools import partial
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from nbmodernizer import metrics

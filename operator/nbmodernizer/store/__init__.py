@@ -17,10 +17,10 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
 
 Per revision they are written in this order: notebook.ipynb (+ fix.json) by the driver or
 the fixer before the revision runs; executed[-N].ipynb, submission[-N].csv and
-execution[-N].json (last) by the executor (the CLI, or the Job's pod through its grants: pre-signed URLs for exactly these
-names, `grants.py`); result.json by the grader (the CLI, or the operator). A revision whose
-result.json is missing has not been graded yet. What an executor wrote is untrusted: the
-operator bounds it before reading it (engine.grade_revision).
+execution[-N].json (last) by the executor (the CLI, or the Job's pod through its grants:
+pre-signed URLs for exactly these names, `grants.py`); result.json by the grader (the CLI,
+or the operator). A revision whose result.json is missing has not been graded yet. What an
+executor wrote is untrusted: the operator bounds it before reading it (engine.grade_revision).
 
 The JSON files (`revisions.py` reads and writes them, typed):
 
