@@ -16,7 +16,7 @@ from nbmodernizer.cluster.indexed import (
     parse_indexes,
     stop_message,
 )
-from nbmodernizer.engine import grade_revision, store_run
+from nbmodernizer.engine import grade_revision, store_execution, store_run
 from nbmodernizer.notebook import serialise
 from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
@@ -159,3 +159,12 @@ def test_a_run_whose_submission_cannot_be_graded_decides(store: LocalStore) -> N
     done = judged(store, Arrived(2), spec())
     assert done is not None and done.execution.status is ExecutionStatus.COMPLETED
     assert done.score.reason is not None and done.score.values == [1.0]
+
+
+def test_a_revision_whose_one_pod_ran_every_run_is_graded_as_before(store: LocalStore) -> None:
+    """A Job of an older operator (one pod, `--runs 3`) left one execution.json for all."""
+    outputs = [RunOutput(notebook("x = 1"), ran(), GOOD) for _ in range(3)]
+    store_execution(store, 0, outputs)
+    execution, score = grade_revision(store, 0, ANSWERS, spec(3), None, 3)
+    assert score.values == [1.0, 1.0, 1.0] and score.runs == 3
+    assert execution.status is ExecutionStatus.COMPLETED

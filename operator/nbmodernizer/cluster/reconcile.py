@@ -30,7 +30,7 @@ from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, b
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
-from nbmodernizer.cluster.indexed import arrived, judge, stop_message
+from nbmodernizer.cluster.indexed import arrived, is_indexed, judge, stop_message
 from nbmodernizer.cluster.jobs import build_job, fit_name, job_name, revision_prefix
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
@@ -217,7 +217,7 @@ class Reconciler:
         found = self.kube.get(Paths.jobs(namespace, job))
         phase, reason = job_state(found) if found is not None else ("absent", "")
         graded: tuple[ExecutionResult, ScoreResult] | None = None
-        if spec.score.runs > 1 and (found is not None or has_execution(store, revision)):
+        if spec.score.runs > 1 and (is_indexed(found) if found else has_execution(store, revision)):
             # One Indexed Job: grade the runs that arrived; stop it once they decide.
             grade = partial(self._grade, store, revision, spec)
             judged = judge(arrived(found, spec.score.runs), spec.score, grade)
