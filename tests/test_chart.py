@@ -53,6 +53,7 @@ EVERYTHING: dict[str, Any] = {
     },
     "operator": {
         "maxConcurrentJobs": 7,
+        "maxParallelRuns": 3,
         "workers": 3,
         "storeRetries": 9,
         "retrySeconds": 11,
@@ -257,6 +258,7 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
         "--s3-secret=runner-s3",
         "--runner-image=registry.local/runner:7",
         "--max-concurrent-jobs=7",
+        "--max-parallel-runs=3",
         "--workers=3",
         "--metrics-port=9191",
         "--health-port=8181",

@@ -169,12 +169,12 @@ def test_the_model_and_a_read_only_mapping_give_the_same_job() -> None:
 
 
 def test_no_retries_deadline_and_ttl() -> None:
-    score = resource()["spec"]["score"] | {"runs": 3}
-    manifest = job(execution={"timeoutSeconds": 100}, score=score)
+    manifest = job(execution={"timeoutSeconds": 100})
     spec = manifest["spec"]
     assert spec["backoffLimit"] == 0
-    assert spec["activeDeadlineSeconds"] == 100 * 3 + 120
+    assert spec["activeDeadlineSeconds"] == 100 + 120
     assert spec["ttlSecondsAfterFinished"] == 3600
+    assert "completionMode" not in spec and "parallelism" not in spec  # one run: one pod
     custom = JobSettings(
         runner_image="img",
         s3_bucket="b",
@@ -184,6 +184,45 @@ def test_no_retries_deadline_and_ttl() -> None:
     )
     assert job(settings=custom)["spec"]["activeDeadlineSeconds"] == 600 * 1 + 30
     assert job(settings=custom)["spec"]["ttlSecondsAfterFinished"] == 60
+
+
+def runs(count: int, settings: JobSettings = SETTINGS, **execution: Any) -> dict[str, Any]:
+    score = resource()["spec"]["score"] | {"runs": count}
+    return job(execution=execution or {"timeoutSeconds": 100}, score=score, settings=settings)
+
+
+def test_several_runs_are_one_indexed_job_capped_by_max_parallel_runs() -> None:
+    spec = runs(4)["spec"]
+    assert {k: spec[k] for k in ("completionMode", "completions", "parallelism")} == {
+        "completionMode": "Indexed",
+        "completions": 4,
+        "parallelism": 4,
+    }
+    assert spec["backoffLimitPerIndex"] == 1  # a pod that dies is started once more
+    assert "backoffLimit" not in spec  # per index only: one run's failures never end the rest
+    assert spec["activeDeadlineSeconds"] == 100 * 1 + 120  # one wave: all at once
+    assert spec["ttlSecondsAfterFinished"] == 3600
+    assert container(runs(4))["args"][container(runs(4))["args"].index("--runs") + 1] == "1"
+    two = dataclasses.replace(SETTINGS, max_parallel_runs=2, retries_per_run=3)
+    capped = runs(5, two)["spec"]
+    assert (capped["completions"], capped["parallelism"]) == (5, 2)
+    assert capped["backoffLimitPerIndex"] == 3
+    assert capped["activeDeadlineSeconds"] == 100 * 3 + 120  # ceil(5 / 2) waves
+    wide = dataclasses.replace(SETTINGS, max_parallel_runs=10)
+    assert runs(3, wide)["spec"]["parallelism"] == 3  # never more pods than runs
+
+
+def test_an_indexed_job_keeps_the_pod_template_and_kueue() -> None:
+    assert runs(3)["spec"]["template"] == runs(1)["spec"]["template"]  # each pod: one run
+    assert pod(runs(3))["restartPolicy"] == "Never"  # backoffLimitPerIndex needs it
+    queued = runs(3, queueName="gpu", timeoutSeconds=100)["spec"]
+    assert queued["suspend"] is True and queued["completionMode"] == "Indexed"
+
+
+@pytest.mark.parametrize("bad", [{"max_parallel_runs": 0}, {"retries_per_run": -1}])
+def test_parallel_run_settings_are_checked(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="max_parallel_runs"):
+        dataclasses.replace(SETTINGS, **bad)
 
 
 def test_kueue_queue_suspends_the_job() -> None:
@@ -314,7 +353,7 @@ def test_image_command_and_args() -> None:
         "--timeout-seconds",
         "600",
         "--runs",
-        "2",
+        "1",  # an Indexed Job: each pod runs once, as run JOB_COMPLETION_INDEX
         "--submission",
         "submission.csv",
         "--working-dir",
@@ -484,8 +523,9 @@ def test_settings_are_checked(overrides: dict[str, Any]) -> None:
                 "inputsVolumeClaim": {"claimName": "datasets", "subPath": "a/b"},
             }
         },
+        {"score": {"metric": "accuracy", "target": 0.8, "answers": "s3://a/b.csv", "runs": 4}},
     ],
-    ids=["plain", "gpu-kueue-pvc"],
+    ids=["plain", "gpu-kueue-pvc", "indexed"],
 )
 def test_the_job_is_a_valid_batch_v1_job(spec: dict[str, Any]) -> None:
     manifest = job(**spec)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
+from nbmodernizer.cluster import reconcile
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.controller import WorkQueue
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_state
@@ -22,6 +24,24 @@ def test_job_states() -> None:
     }
     assert job_state(deadline) == ("failed", "DeadlineExceeded")
     assert job_state({"status": {"failed": 1}}) == ("failed", "Failed")
+
+
+def test_an_indexed_job_is_running_until_all_its_indexes_ended() -> None:
+    indexed = {"completionMode": "Indexed", "completions": 4, "backoffLimitPerIndex": 1}
+    some = {"succeeded": 2, "failed": 1, "completedIndexes": "0-1", "failedIndexes": "3"}
+    assert job_state({"spec": indexed, "status": some}) == ("running", "")
+    assert job_state({"spec": indexed, "status": {"succeeded": 4}}) == ("succeeded", "Complete")
+    failed = [{"type": "Failed", "status": "True", "reason": "FailedIndexes"}]
+    assert job_state({"spec": indexed, "status": {"conditions": failed}}) == (
+        "failed",
+        "FailedIndexes",
+    )
+
+
+def test_reconcile_py_stays_small() -> None:
+    """New logic goes in modules of its own under cluster/ (indexed.py, grants.py, ...)."""
+    source = Path(reconcile.__file__).read_text()
+    assert len(source.splitlines()) < 600
 
 
 def test_a_job_past_its_deadline_is_a_timeout_and_a_crash_is_a_failure() -> None:

@@ -103,3 +103,44 @@ def test_executes_with_grants_only_and_no_credential(s3_bucket: S3Bucket, tmp_pa
     again = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
     assert again.returncode == 4  # its outputs exist: never overwritten, and said so
     assert "refusing a tampered revision" in again.stderr
+
+
+def test_a_pod_of_an_indexed_job_runs_once_under_its_own_names(
+    s3_bucket: S3Bucket, tmp_path: Path
+) -> None:
+    """JOB_COMPLETION_INDEX (Kubernetes sets it in each pod of an Indexed Job) is the run:
+    the pod executes once and writes that run's own files through the Job's grants."""
+    from nbmodernizer.store.grants import make_grants
+    from nbmodernizer.store.s3 import signing_client
+
+    store = S3Store(s3_bucket.uri("runs/default/tiny"))
+    store.put(0, "notebook.ipynb", serialise(notebook(READ, PREDICT, WRITE)))
+    s3_bucket.put("inputs/tiny/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
+    folder = "runs/default/tiny/revisions/0000/"
+    grants = make_grants(
+        signing_client(s3_bucket.endpoint), s3_bucket.name, folder, 0, 3, 120,
+        (s3_bucket.name, "inputs/tiny/"),
+    )  # fmt: skip
+    grants_file = tmp_path / "grants.json"
+    grants_file.write_text(grants.to_json())
+    kaggle = tmp_path / "kaggle"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    command = [
+        sys.executable, "-m", "nbmodernizer.cli", "run-iteration",
+        "--revision", store.uri_of(0, ""), "--grants", str(grants_file),
+        "--input-dir", str(kaggle / "input"), "--working-dir", str(kaggle / "working"),
+        "--timeout-seconds", "60", "--runs", "1",
+    ]  # fmt: skip
+    env["JOB_COMPLETION_INDEX"] = "2"
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "revision 0 run 2: completed" in done.stdout
+    stored = s3_bucket.keys()
+    written = {k[len(folder) :] for k in stored if k.startswith(folder)}
+    assert written == {"notebook.ipynb", "executed-2.ipynb", "submission-2.csv", "execution-2.json"}
+    runs = json.loads(s3_bucket.read(folder + "execution-2.json"))["runs"]
+    assert len(runs) == 1 and runs[0]["status"] == "completed"
+    several = subprocess.run(
+        [*command[:-1], "2", "--run-index", "1"], capture_output=True, text=True, env=env
+    )
+    assert several.returncode == 3 and "--runs 1 (one run a pod)" in several.stderr

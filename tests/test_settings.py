@@ -19,7 +19,8 @@ def parse(*argv: str) -> argparse.Namespace:
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("NBMOD_S3_BUCKET", "AWS_ENDPOINT_URL_S3", "NBMOD_RUNNER_S3_ENDPOINT",
-                 "NBMOD_NAMESPACES", "NBMOD_MAX_CONCURRENT_JOBS", "NBMOD_FIX_MEMORY"):  # fmt: skip
+                 "NBMOD_NAMESPACES", "NBMOD_MAX_CONCURRENT_JOBS", "NBMOD_FIX_MEMORY",
+                 "NBMOD_MAX_PARALLEL_RUNS"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
 
 
@@ -50,6 +51,14 @@ def test_flags_win_over_the_environment_and_defaults_fill_the_rest(
     assert from_arguments(parse("-A")).namespaces == ()
 
 
+def test_the_runs_of_an_iteration_at_once_reach_the_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert from_arguments(parse("--s3-bucket", "b")).jobs().max_parallel_runs == 4
+    monkeypatch.setenv("NBMOD_MAX_PARALLEL_RUNS", "8")
+    assert from_arguments(parse("--s3-bucket", "b")).jobs().max_parallel_runs == 8
+    flagged = from_arguments(parse("--s3-bucket", "b", "--max-parallel-runs", "2"))
+    assert flagged.max_parallel_runs == flagged.jobs().max_parallel_runs == 2
+
+
 def test_the_fix_memory_lives_under_the_s3_prefix_unless_told_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -69,6 +78,7 @@ def test_the_fix_memory_lives_under_the_s3_prefix_unless_told_otherwise(
     [
         ((), "--s3-bucket / NBMOD_S3_BUCKET: required"),
         (("--s3-bucket", "b", "--max-concurrent-jobs", "0"), "--max-concurrent-jobs"),
+        (("--s3-bucket", "b", "--max-parallel-runs", "0"), "--max-parallel-runs"),
         (("--s3-bucket", "b", "--store-cache-mib", "-1"), "--store-cache-mib must be 0"),
     ],
 )

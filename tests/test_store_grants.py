@@ -37,9 +37,14 @@ def test_output_names_are_fixed() -> None:
         "executed.ipynb",
         "execution.json",
         "submission.csv",
+        "executed-1.ipynb",
         "submission-1.csv",
+        "execution-1.json",
+        "executed-2.ipynb",
         "submission-2.csv",
+        "execution-2.json",
     ]
+    assert output_names(1) == ["executed.ipynb", "execution.json", "submission.csv"]
 
 
 def test_grants_read_the_revision_and_inputs_and_write_outputs_once(

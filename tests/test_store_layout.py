@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from nbmodernizer.cluster.jobs import JobSettings, revision_uri
-from nbmodernizer.engine import fix_step, grade_revision, record_result, replay, store_execution
+from nbmodernizer.engine import (
+    fix_step,
+    grade_revision,
+    record_result,
+    replay,
+    store_execution,
+    store_run,
+)
 from nbmodernizer.fixers import FixerChain
 from nbmodernizer.loop import Finish, RequestFix, start
 from nbmodernizer.notebook import serialise
@@ -86,6 +93,12 @@ def test_the_names_of_the_layout() -> None:
         "submission.csv",
         "submission-1.csv",
         "submission-2.csv",
+    ]
+    # An Indexed Job's run N (runs: N > 1 in a cluster): its own files; run 0's are those
+    # of a single run, so `runs: 1` stores what it always stored.
+    assert [layout.run_output_names(run) for run in (0, 2)] == [
+        ["executed.ipynb", "submission.csv", "execution.json"],
+        ["executed-2.ipynb", "submission-2.csv", "execution-2.json"],
     ]
     assert layout.revision_key(3, layout.NOTEBOOK) == "revisions/0003/notebook.ipynb"
     assert layout.revision_key(12345, "") == "revisions/12345/"
@@ -189,3 +202,17 @@ def test_the_job_names_a_revision_folder_the_runner_parses() -> None:
     assert layout.revision_folder_uri("s3://bkt/runs/ns/wine/", 3) == uri
     assert layout.parse_revision_folder_uri("s3://bkt/runs/ns/wine/") is None
     assert layout.parse_revision_folder_uri("s3://bkt/revisions/draft/") is None
+
+
+def test_run_0_of_an_indexed_job_stores_what_a_single_run_stores(tmp_path: Path) -> None:
+    single, indexed = LocalStore(tmp_path / "single"), LocalStore(tmp_path / "indexed")
+    output = RunOutput(notebook("x = 1"), ran(), GOOD)
+    store_execution(single, 0, [output])
+    store_run(indexed, 0, 0, output)
+    assert files(single.root) == files(indexed.root)
+    for key in files(single.root):
+        assert (single.root / key).read_bytes() == (indexed.root / key).read_bytes()
+    store_run(indexed, 0, 1, RunOutput(notebook("x = 1"), ran(), None))
+    assert read_json(indexed.root, "revisions/0000/execution-1.json") == read_json(
+        single.root, "revisions/0000/execution.json"
+    )

@@ -8,6 +8,7 @@ restarts. What the store holds per revision, who writes it and when: `nbmoderniz
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -39,7 +40,14 @@ from nbmodernizer.notebook import (
 from nbmodernizer.revision import RunOutput, grade_runs, representative, representative_index
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, FixRecord, ScoreResult
-from nbmodernizer.store.layout import EXECUTED, EXECUTION, NOTEBOOK, submission_name
+from nbmodernizer.store.layout import (
+    EXECUTED,
+    EXECUTION,
+    NOTEBOOK,
+    executed_name,
+    execution_name,
+    submission_name,
+)
 from nbmodernizer.store.revisions import (
     RevisionStore,
     StoredResult,
@@ -67,26 +75,80 @@ def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput
     write_execution(store, revision, [output.execution for output in outputs])
 
 
+def store_run(store: RevisionStore, revision: int, run: int, output: RunOutput) -> None:
+    """What one run of an Indexed Job (index `run`) keeps, under its own names
+    (`layout.run_output_names`), its execution facts last. Run 0's are `store_execution`'s."""
+    store.put(revision, executed_name(run), serialise(output.executed))
+    if output.submission is not None:
+        store.put(revision, submission_name(run), output.submission)
+    write_execution(store, revision, [output.execution], execution_name(run))
+
+
+def _read_runs(store: RevisionStore, revision: int, name: str) -> list[ExecutionResult]:
+    size = stored_size(store, revision, name) or 0
+    if size > MAX_EXECUTION_BYTES:
+        raise ValueError(f"{name}: {size} bytes, more than {MAX_EXECUTION_BYTES}")
+    return [bounded_execution(r) for r in read_execution(store, revision, name)]
+
+
+def missing_run(run: int) -> ExecutionResult:
+    """Run N of an Indexed Job that stored no execution facts: an Error run."""
+    failure = f"run {run} stored no {execution_name(run)}: its pod failed or was stopped"
+    return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)
+
+
+def stored_runs(
+    store: RevisionStore,
+    revision: int,
+    spec: ModernizationSpec,
+    count: int | None = None,
+    failed: Mapping[int, ExecutionResult] | None = None,
+) -> list[ExecutionResult]:
+    """Every run's execution facts. `count` None: `execution.json` holds them all (one pod or
+    the local CLI ran them). Else runs 0..count-1 each stored their own (`execution_name`);
+    a run in `failed` (its pod failed: whatever it stored is not trusted) or that stored
+    nothing is an Error run. ValueError (and pydantic's) when a file cannot be used."""
+    if count is None:
+        runs = _read_runs(store, revision, EXECUTION)[: spec.score.runs]
+        if not runs:
+            raise ValueError(f"{EXECUTION} holds no run")
+        return runs
+    found: list[ExecutionResult] = []
+    for run in range(min(count, spec.score.runs)):
+        if failed is not None and run in failed:
+            found.append(failed[run])
+        elif not store.exists(revision, execution_name(run)):
+            found.append(missing_run(run))
+        else:
+            own = _read_runs(store, revision, execution_name(run))
+            if run == 0 and len(own) > 1:  # one pod ran them all (a Job of an older operator)
+                return own[: spec.score.runs]
+            if len(own) != 1:
+                raise ValueError(f"{execution_name(run)} holds {len(own)} runs, not 1")
+            found.append(own[0])
+    if not found:
+        raise ValueError("no run")
+    return found
+
+
 def grade_revision(
     store: RevisionStore,
     revision: int,
     answers: pd.DataFrame,
     spec: ModernizationSpec,
     limits: SubmissionLimits | None = None,
+    count: int | None = None,
+    failed: Mapping[int, ExecutionResult] | None = None,
 ) -> tuple[ExecutionResult, ScoreResult]:
-    """The representative execution and the score of a revision whose runs are stored.
+    """The representative execution and the score of a revision whose runs are stored
+    (`count`, `failed`: as `stored_runs`; with a count the score says how many runs it used).
 
     What an executor stored is untrusted: only the names a runner may write are read (at most
     `score.runs` runs, `submission[-N].csv` for N below that), each submission's size is
     checked before it is read, and its rows before it is parsed (`limits`)."""
     limits = limits or SubmissionLimits()
     try:
-        size = stored_size(store, revision, EXECUTION) or 0
-        if size > MAX_EXECUTION_BYTES:
-            raise ValueError(f"{size} bytes, more than {MAX_EXECUTION_BYTES}")
-        runs = [bounded_execution(r) for r in read_execution(store, revision)[: spec.score.runs]]
-        if not runs:
-            raise ValueError("it holds no run")
+        runs = stored_runs(store, revision, spec, count, failed)
     except (ValueError, KeyError, TypeError) as error:  # pydantic's ValidationError included
         failure = f"the runner's {EXECUTION} cannot be used: {str(error)[:500]}"
         execution = ExecutionResult(
@@ -94,9 +156,15 @@ def grade_revision(
         )
         return execution, score_runs([], failure, spec.score)
     submissions = [
-        read_submission(store, revision, run, limits.max_bytes) for run in range(len(runs))
+        None
+        if failed is not None and run in failed
+        else read_submission(store, revision, run, limits.max_bytes)
+        for run in range(len(runs))
     ]
-    return runs[representative_index(runs)], grade_runs(submissions, answers, spec, limits)
+    score = grade_runs(submissions, answers, spec, limits)
+    if count is not None:
+        score = score.model_copy(update={"runs": len(runs)})
+    return runs[representative_index(runs)], score
 
 
 def record_result(
@@ -134,14 +202,16 @@ def load_notebook(store: RevisionStore, revision: int, name: str = NOTEBOOK) -> 
     return parse_notebook(store.get(revision, name)).notebook
 
 
-def load_executed(store: RevisionStore, revision: int, source: Notebook) -> Notebook:
+def load_executed(
+    store: RevisionStore, revision: int, source: Notebook, name: str = EXECUTED
+) -> Notebook:
     """The executed revision, if it is a notebook of a sane size (it comes from the runner:
     untrusted); else the revision itself, without outputs."""
-    size = stored_size(store, revision, EXECUTED)
+    size = stored_size(store, revision, name)
     if size is None or size > MAX_EXECUTED_BYTES:
         return source
     try:
-        return load_notebook(store, revision, EXECUTED)
+        return load_notebook(store, revision, name)
     except NotebookError:
         return source
 
@@ -152,6 +222,19 @@ def _tried(store: RevisionStore, revision: int, source: Notebook) -> dict[str, i
     for earlier in reversed(range(revision)):
         tried[fingerprint(load_notebook(store, earlier))] = earlier
     return tried
+
+
+def executed_of(
+    store: RevisionStore, revision: int, spec: ModernizationSpec, runs: int | None
+) -> str:
+    """The executed notebook of the run that speaks for the revision: `executed.ipynb`, or
+    with runs stored one by one (`runs`: ScoreResult.runs) the representative run's own."""
+    if runs is None:
+        return EXECUTED
+    try:
+        return executed_name(representative_index(stored_runs(store, revision, spec, runs)))
+    except (ValueError, KeyError, TypeError):
+        return EXECUTED
 
 
 @dataclass(frozen=True)
@@ -175,7 +258,12 @@ def fix_step(
     source = load_notebook(store, action.revision)
     request = FixRequest(
         notebook=source,
-        executed=load_executed(store, action.revision, source),
+        executed=load_executed(
+            store,
+            action.revision,
+            source,
+            executed_of(store, action.revision, spec, attempt.score.runs),
+        ),
         execution=attempt.execution,
         score=attempt.score,
         diagnosis=attempt.diagnosis,

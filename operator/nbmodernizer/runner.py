@@ -4,7 +4,7 @@ of it. No answers, no LLM: the operator grades and fixes.
     nbmod run-iteration --revision s3://bucket/prefix/ns/name/revisions/0003/
         [--inputs s3://bucket/inputs/] [--input-dir /kaggle/input]
         [--working-dir /kaggle/working] --timeout-seconds 600 [--runs 1]
-        [--submission submission.csv]
+        [--submission submission.csv] [--run-index N]
 
 With `--grants FILE` (the operator's default) the runner holds no S3 credential: the file
 lists pre-signed URLs (`nbmodernizer.store.grants`) to GET the revision's notebook and each
@@ -14,7 +14,14 @@ environment (the `--s3-secret` opt-out).
 
 Inputs come from the grants, from `--inputs` (an s3:// prefix, downloaded into
 `--input-dir`) or are already mounted at `--input-dir` (a PVC). The working directory is
-emptied before each run. Exit 0 when the revision was executed and its results stored,
+emptied before each run.
+
+`--run-index N` (default: the JOB_COMPLETION_INDEX variable Kubernetes gives each pod of an
+Indexed Job) makes this pod run N of the revision: it executes once and stores under run N's
+own names (`layout.run_output_names`; run 0's are those of a single run). Without it the pod
+executes `--runs` runs one after another and stores them together.
+
+Exit 0 when the revision was executed and its results stored,
 whatever the notebook did; non-zero only when that could not happen (S3 unreachable,
 revision missing, an output key written by somebody else before the runner).
 """
@@ -30,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from nbmodernizer.engine import load_notebook, store_execution
+from nbmodernizer.engine import load_notebook, store_execution, store_run
 from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
 from nbmodernizer.grade import DEFAULT_MAX_SUBMISSION_BYTES, SubmissionLimits
 from nbmodernizer.notebook import NotebookError
@@ -83,7 +90,8 @@ def granted_revision(path: Path) -> tuple[RevisionRef, Grants]:
 
 
 CLEAN_MARK = "NBMOD_RUNNER_CLEAN"
-RUNNER_ENV_NAMES = frozenset({"NBMOD_ITERATION", CLEAN_MARK})
+INDEX_VARIABLE = "JOB_COMPLETION_INDEX"  # set by Kubernetes in each pod of an Indexed Job
+RUNNER_ENV_NAMES = frozenset({"NBMOD_ITERATION", INDEX_VARIABLE, CLEAN_MARK})
 
 
 def runner_environment(source: Mapping[str, str], keeps_s3_keys: bool) -> dict[str, str]:
@@ -122,6 +130,21 @@ def clean_start(args: argparse.Namespace) -> None:
     os.execve(sys.executable, [sys.executable, "-m", "nbmodernizer.cli", *argv], env)
 
 
+def run_index(args: argparse.Namespace, environ: Mapping[str, str]) -> int | None:
+    """Which run of the revision this pod is: `--run-index`, else JOB_COMPLETION_INDEX, else
+    None (the pod runs them all). ValueError when it is not a number >= 0 or `--runs` > 1."""
+    given = args.run_index if args.run_index is not None else environ.get(INDEX_VARIABLE)
+    if given is None or given == "":
+        return None
+    try:
+        index = int(given)
+    except ValueError:
+        raise ValueError(f"the run index must be a number, not {given!r}") from None
+    if index < 0 or args.runs != 1:
+        raise ValueError(f"run index {index}: needs an index >= 0 and --runs 1 (one run a pod)")
+    return index
+
+
 def run_iteration(args: argparse.Namespace) -> int:
     clean_start(args)
     hide_this_process()  # the kernel (same user) cannot read our /proc environ or memory
@@ -135,11 +158,15 @@ def run_iteration(args: argparse.Namespace) -> int:
             ref = parse_revision(args.revision)
             if args.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
                 input_dir = fetch_dir(args.inputs, Path.cwd(), input_dir)
+        index = run_index(args, os.environ)
         notebook = load_notebook(ref.store, ref.revision)
         limits = SubmissionLimits(max_bytes=args.max_submission_bytes)
         plan = RunPlan(args.timeout_seconds, args.runs, args.submission, limits=limits)
         outputs = execute_runs(notebook, plan, fixed_folders(Path(args.working_dir), input_dir))
-        store_execution(ref.store, ref.revision, outputs)
+        if index is None:
+            store_execution(ref.store, ref.revision, outputs)
+        else:
+            store_run(ref.store, ref.revision, index, outputs[0])
     except RevisionExistsError as error:
         print(f"nbmod run-iteration: refusing a tampered revision: {error}", file=sys.stderr)
         return EXIT_TAMPERED
@@ -147,8 +174,9 @@ def run_iteration(args: argparse.Namespace) -> int:
         print(f"nbmod run-iteration: {error}", file=sys.stderr)
         return EXIT_INFRASTRUCTURE
     execution = outputs[-1].execution
+    run = "" if index is None else f" run {index}"
     print(
-        f"revision {ref.revision}: {execution.status.value}, "
+        f"revision {ref.revision}{run}: {execution.status.value}, "
         f"{len(execution.cell_errors)} cell error(s), {execution.duration_seconds:.1f}s"
     )
     return 0
@@ -164,6 +192,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--submission", default="submission.csv")
     parser.add_argument("--grants", help="the Job's grants file: pre-signed URLs, no keys")
+    parser.add_argument(
+        "--run-index",
+        help=f"this pod's run of the revision (default: ${INDEX_VARIABLE}, an Indexed Job's)",
+    )
     parser.add_argument(
         "--max-submission-bytes",
         type=int,

@@ -123,6 +123,12 @@ class ScoreResult(CamelModel):
     evidence: str | None = Field(
         default=None, description="With several runs: why this many runs decided the score."
     )
+    runs: int | None = Field(
+        default=None,
+        description="With several runs stored one by one (a cluster's Indexed Job): how many "
+        "were used, runs 0 to runs-1; the adaptive policy or a run that did not complete can "
+        "stop before score.runs.",
+    )
 
 
 class Diagnosis(CamelModel):
@@ -255,6 +261,11 @@ class RevisionRecord(CamelModel):
     )
     evidence: str | None = Field(
         default=None, description="With several runs: why this many runs decided the score."
+    )
+    runs: int | None = Field(
+        default=None,
+        description="With several runs executed one per pod (an Indexed Job): how many were "
+        "used before the iteration stopped (evidence or reason says why).",
     )
     duration_seconds: float | None = None
     fidelity: Fidelity | None = None

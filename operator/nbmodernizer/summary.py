@@ -27,6 +27,7 @@ def _revision_record(attempt: Attempt, uri: str) -> RevisionRecord:
         score=attempt.score.value,
         scores=attempt.score.values if len(attempt.score.values) > 1 else [],
         evidence=attempt.score.evidence,
+        runs=attempt.score.runs,
         duration_seconds=attempt.execution.duration_seconds,
         fidelity=fix.fidelity if fix else None,
     )

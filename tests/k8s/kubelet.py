@@ -23,9 +23,20 @@ succeeded (or failed, per ``instant_exit_code``) in one status patch, for benchm
 Secret volumes are mounted as files in a temporary folder per pod (at ``<folder>/<mountPath>``)
 and every argument naming a path under a ``mountPath`` is rewritten to it.
 
-Not emulated: parallelism/completions above 1, pod failure policies, success policies,
-backoff delays between retries, suspending a running Job, images, volumes other than
-Secrets, resources.
+Indexed Jobs (``completionMode: Indexed``) run ``completions`` pods, ``parallelism`` at a
+time, index by index from 0, each with ``JOB_COMPLETION_INDEX`` in its environment and the
+``batch.kubernetes.io/job-completion-index`` annotation and label on its Pod (named
+``<job>-<index>-<random>``); a pod that fails is started again for its index up to
+``backoffLimitPerIndex`` times (else ``backoffLimit``, per index), then the index fails. The
+status says, after every pod: ``completedIndexes`` and ``failedIndexes`` (interval lists, as
+``"0-2,4"``), ``succeeded`` (completed indexes), ``failed`` (failed pods), ``active``; once every
+index has ended: Complete (reason CompletionsReached), or Failed with reason FailedIndexes.
+Past the deadline every pod is killed (DeadlineExceeded). A Job deleted mid-flight: its pods
+are killed, no index starts any more.
+
+Not emulated: completions above 1 without Indexed, maxFailedIndexes, pod failure policies,
+success policies, backoff delays between retries, suspending a running Job, images, volumes
+other than Secrets, resources.
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ import contextlib
 import dataclasses
 import datetime
 import os
+import queue
 import re
 import secrets
 import shutil
@@ -52,6 +64,8 @@ from typing import Any, Self
 from tests.k8s.client import ApiError, K8sApi
 from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
 
+INDEX_ENV = "JOB_COMPLETION_INDEX"
+INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index"
 DEFAULT_EXECUTABLES = {"python": sys.executable, "python3": sys.executable}
 _VAR_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
@@ -107,6 +121,18 @@ class JobRun:
     output: str = ""  # stdout and stderr, interleaved
     started: float = dataclasses.field(default_factory=time.monotonic)
     finished: float | None = None
+    index: int | None = None  # an Indexed Job's completion index
+
+
+def interval_list(indexes: set[int]) -> str:
+    """Kubernetes' form of a set of indexes: {0, 1, 2, 4} -> "0-2,4"."""
+    spans: list[tuple[int, int]] = []
+    for index in sorted(indexes):
+        if spans and index == spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], index)
+        else:
+            spans.append((index, index))
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
 class Kubelet:
@@ -151,7 +177,7 @@ class Kubelet:
         self._cancelled: set[str] = set()
         self._handled: set[str] = set()  # uids started or found finished
         self._suspended: set[str] = set()
-        self._procs: dict[str, subprocess.Popen[str]] = {}
+        self._procs: dict[str, dict[str, subprocess.Popen[str]]] = {}  # Job uid -> pod -> proc
 
     # ------------------------------------------------------------------------- lifecycle
 
@@ -165,7 +191,7 @@ class Kubelet:
         self._stopping.set()
         with self._lock:
             self._cancelled.update(self._workers)
-            procs = list(self._procs.values())
+            procs = [proc for pods in self._procs.values() for proc in pods.values()]
         for proc in procs:
             _kill(proc)
         if self._thread is not None:
@@ -232,7 +258,7 @@ class Kubelet:
         with self._lock:
             gone = [uid for uid in self._workers if uid not in seen]
             self._cancelled.update(gone)
-            procs = [self._procs[uid] for uid in gone if uid in self._procs]
+            procs = [p for uid in gone for p in self._procs.get(uid, {}).values()]
         for proc in procs:  # the Job was deleted: its pod goes too
             _kill(proc)
 
@@ -274,7 +300,10 @@ class Kubelet:
     def _run_job(self, job: dict[str, Any]) -> None:
         uid = job["metadata"]["uid"]
         try:
-            self._attempts(job)
+            if (job.get("spec") or {}).get("completionMode") == "Indexed":
+                self._indexes(job)
+            else:
+                self._attempts(job)
         except Exception as e:
             self.errors.append(f"job {job['metadata']['name']}: {e!r}")
         finally:
@@ -282,12 +311,11 @@ class Kubelet:
                 self._workers.pop(uid, None)
                 self._procs.pop(uid, None)
 
-    def _attempts(self, job: dict[str, Any]) -> None:
-        meta, spec = job["metadata"], job.get("spec") or {}
-        uid = meta["uid"]
+    def _begin(self, job: dict[str, Any]) -> tuple[float | None, str, list[dict[str, str]]] | None:
+        """Mark the Job started: (the deadline, startTime, its conditions); None if it is gone."""
+        spec = job.get("spec") or {}
         deadline_s = spec.get("activeDeadlineSeconds")
         deadline = time.monotonic() + float(deadline_s) if deadline_s else None
-        backoff_limit = int(spec.get("backoffLimit", 6))
         started = _now()
         conditions = [
             c if c["type"] != "Suspended" else condition("Suspended", "JobResumed",
@@ -298,7 +326,17 @@ class Kubelet:
         if not self._patch_job(
             job, {**start, "uncountedTerminatedPods": {}, "conditions": conditions or None}
         ):
+            return None
+        return deadline, started, conditions
+
+    def _attempts(self, job: dict[str, Any]) -> None:
+        meta, spec = job["metadata"], job.get("spec") or {}
+        uid = meta["uid"]
+        backoff_limit = int(spec.get("backoffLimit", 6))
+        begun = self._begin(job)
+        if begun is None:
             return
+        deadline, started, conditions = begun
         failed = 0
         while True:
             run = self._attempt(job, deadline)
@@ -321,12 +359,85 @@ class Kubelet:
             if not self._patch_job(job, {"failed": failed}):
                 return
 
-    def _succeeded(self, conditions: list[dict[str, str]], started: str) -> dict[str, Any]:
+    def _indexes(self, job: dict[str, Any]) -> None:
+        """An Indexed Job: its indexes' pods, `parallelism` at a time (see the docstring)."""
+        meta, spec = job["metadata"], job.get("spec") or {}
+        uid = meta["uid"]
+        completions = int(spec.get("completions") or 1)
+        parallelism = int(spec.get("parallelism") or 1)
+        per_index = spec.get("backoffLimitPerIndex")
+        limit = int(per_index if per_index is not None else spec.get("backoffLimit", 6))
+        begun = self._begin(job)
+        if begun is None:
+            return
+        deadline, started, conditions = begun
+        pending = list(range(completions))
+        running: set[int] = set()
+        ended: queue.Queue[tuple[int, JobRun | None]] = queue.Queue()
+        completed: set[int] = set()
+        failed_indexes: set[int] = set()
+        tries = dict.fromkeys(pending, 0)
+        pod_failures = 0
+
+        def one(index: int) -> None:
+            try:
+                ended.put((index, self._attempt(job, deadline, index)))
+            except Exception as e:
+                self.errors.append(f"job {meta['name']} index {index}: {e!r}")
+                ended.put((index, None))
+
+        def progress() -> dict[str, Any]:
+            return {
+                "active": len(running) or None,
+                "succeeded": len(completed),
+                "failed": pod_failures or None,
+                "completedIndexes": interval_list(completed) or None,
+                "failedIndexes": interval_list(failed_indexes) or None,
+            }
+
+        while pending or running:
+            while pending and len(running) < parallelism:
+                index = pending.pop(0)
+                running.add(index)
+                threading.Thread(target=one, args=(index,), daemon=True).start()
+            if not self._patch_job(job, progress()):
+                return
+            index, run = ended.get()
+            running.discard(index)
+            if run is None or uid in self._cancelled:
+                return  # deleted, or the kubelet stops: no status (other pods are killed)
+            if run.reason == "DeadlineExceeded":
+                with self._lock:
+                    procs = list(self._procs.get(uid, {}).values())
+                for proc in procs:
+                    _kill(proc)
+                running.clear()
+                status = self._failed(conditions, started, pod_failures + 1, "DeadlineExceeded")
+                self._patch_job(job, {**progress(), **status})
+                return
+            if run.exit_code == 0:
+                completed.add(index)
+                continue
+            pod_failures += 1
+            tries[index] += 1
+            if tries[index] > limit:
+                failed_indexes.add(index)
+            else:
+                pending.insert(0, index)
+        if failed_indexes:
+            status = self._failed(conditions, started, pod_failures, "FailedIndexes")
+        else:
+            status = self._succeeded(conditions, started, completions)
+        self._patch_job(job, {**progress(), **status})
+
+    def _succeeded(
+        self, conditions: list[dict[str, str]], started: str, succeeded: int = 1
+    ) -> dict[str, Any]:
         message = "Reached expected number of succeeded pods"
         return {
             "active": None,
             "ready": 0,
-            "succeeded": 1,
+            "succeeded": succeeded,
             "startTime": started,
             "completionTime": _now(),
             "conditions": [
@@ -342,6 +453,7 @@ class Kubelet:
         message = {
             "DeadlineExceeded": "Job was active longer than specified deadline",
             "BackoffLimitExceeded": "Job has reached the specified backoff limit",
+            "FailedIndexes": "Job has failed indexes",
         }[reason]
         return {
             "active": None,
@@ -355,13 +467,20 @@ class Kubelet:
             ],
         }
 
-    def _attempt(self, job: Mapping[str, Any], deadline: float | None) -> JobRun | None:
-        """Run one pod of the Job; None when the Job or the kubelet went away."""
+    def _attempt(
+        self, job: Mapping[str, Any], deadline: float | None, index: int | None = None
+    ) -> JobRun | None:
+        """Run one pod of the Job (of its `index`, if Indexed); None when the Job or the
+        kubelet went away."""
         name = job["metadata"]["name"]
         template = (job.get("spec") or {}).get("template") or {}
         container = ((template.get("spec") or {}).get("containers") or [{}])[0]
+        if index is not None:
+            name = f"{name}-{index}"
+            own = {"name": INDEX_ENV, "value": str(index)}
+            container = {**container, "env": [*(container.get("env") or []), own]}
         pod = f"{name}-{''.join(secrets.choice('bcdfghjklmnpqrstvwxz2456789') for _ in range(5))}"
-        pod_uid = self._create_pod(job, template, pod) if self.create_pods else None
+        pod_uid = self._create_pod(job, template, pod, index) if self.create_pods else None
 
         # The environment and the Secret volumes: wait (as a pod in CreateContainerConfigError
         # or ContainerCreating does) for what is missing.
@@ -407,7 +526,8 @@ class Kubelet:
         ]
         if argv and argv[0] in self.executables:
             argv[0] = self.executables[argv[0]]
-        run = JobRun(ns, name, pod, argv, env)
+        index = env.get(INDEX_ENV)
+        run = JobRun(ns, name, pod, argv, env, index=int(index) if index is not None else None)
         with self._lock:
             self.runs.append(run)
         argv = [_remount(arg, mounts) for arg in argv]
@@ -431,8 +551,10 @@ class Kubelet:
             run.exit_code, run.reason, run.output = 128, "StartError", str(e)
         else:
             with self._lock:
-                self._procs[uid] = proc
+                self._procs.setdefault(uid, {})[pod] = proc
             self._wait(proc, run, uid, deadline)
+            with self._lock:
+                self._procs.get(uid, {}).pop(pod, None)
         run.finished = time.monotonic()
         if self.echo:
             print(
@@ -547,7 +669,7 @@ class Kubelet:
         return mounts
 
     def _create_pod(
-        self, job: Mapping[str, Any], template: Mapping[str, Any], pod: str
+        self, job: Mapping[str, Any], template: Mapping[str, Any], pod: str, index: int | None
     ) -> str | None:
         """Create the Pod object; its uid, or None if that failed."""
         meta = job["metadata"]
@@ -558,11 +680,15 @@ class Kubelet:
             "controller-uid": meta["uid"],
             "job-name": meta["name"],
         }
+        annotations = {**((template.get("metadata") or {}).get("annotations") or {})}
+        if index is not None:
+            labels[INDEX_ANNOTATION] = annotations[INDEX_ANNOTATION] = str(index)
         body = {
             "metadata": {
                 "name": pod,
                 "namespace": meta["namespace"],
                 "labels": labels,
+                "annotations": annotations,
                 "ownerReferences": [{
                     "apiVersion": "batch/v1", "kind": "Job", "name": meta["name"],
                     "uid": meta["uid"], "controller": True, "blockOwnerDeletion": True}],

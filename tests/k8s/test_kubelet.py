@@ -210,3 +210,76 @@ def test_secret_volumes_are_files_at_their_mount_path(api: K8sApi, kubelet: Kube
     assert run.exit_code == 0, run.output
     assert run.output.split() == ["urls", "0o400"]
     assert run.argv[-1] == "/var/run/grants/grants.json"  # the container's view
+
+
+INDEXED = {"completionMode": "Indexed", "backoffLimitPerIndex": 0}
+SLEEP_BY_INDEX = "import os, time; i = int(os.environ['JOB_COMPLETION_INDEX']); "
+
+
+def test_an_indexed_job_runs_each_index_parallelism_at_a_time(
+    api: K8sApi, kubelet: Kubelet
+) -> None:
+    code = SLEEP_BY_INDEX + "time.sleep(0.5); print('index', i)"
+    spec = {**INDEXED, "completions": 4, "parallelism": 2}
+    api.create(JOBS, job("idx", ["python", "-c", code], **spec))
+
+    done = api.wait_for(JOBS, "idx", finished, timeout=30)
+
+    status = done["status"]
+    assert (status["completedIndexes"], status["succeeded"]) == ("0-3", 4)
+    assert "failedIndexes" not in status and not status.get("active")
+    assert conditions(done)[-1] == ("Complete", "True", "CompletionsReached")
+    runs = kubelet.runs_of("idx")
+    assert sorted(r.index for r in runs if r.index is not None) == [0, 1, 2, 3]
+    assert sorted(r.output for r in runs) == [f"index {i}\n" for i in range(4)]
+    for run in runs:  # when a pod starts, at most `parallelism` run (itself included)
+        assert sum(o.started <= run.started < (o.finished or 0) for o in runs) <= 2
+    pods = api.list(PODS, label_selector="job-name=idx")
+    key = "batch.kubernetes.io/job-completion-index"
+    assert sorted(p["metadata"]["annotations"][key] for p in pods) == ["0", "1", "2", "3"]
+    assert all(p["metadata"]["name"].startswith(f"idx-{p['metadata']['labels'][key]}-")
+               for p in pods)  # fmt: skip
+
+
+def test_completed_indexes_show_while_others_still_run(api: K8sApi, kubelet: Kubelet) -> None:
+    code = SLEEP_BY_INDEX + "time.sleep(0 if i == 0 else 30)"
+    api.create(JOBS, job("prog", ["python", "-c", code], **INDEXED, completions=2, parallelism=2))
+
+    running = api.wait_for(
+        JOBS, "prog", lambda j: (j.get("status") or {}).get("completedIndexes") == "0"
+    )
+
+    assert running["status"]["active"] == 1 and running["status"]["succeeded"] == 1
+    assert not finished(running)
+    api.delete(JOBS, "prog", propagation="Background")
+    wait_until(lambda: kubelet.active == 0, timeout=5, what="the Job to stop")
+
+
+def test_a_failing_index_is_retried_per_index_then_the_job_fails(
+    api: K8sApi, kubelet: Kubelet
+) -> None:
+    code = SLEEP_BY_INDEX + "raise SystemExit(3 if i == 1 else 0)"
+    spec = {**INDEXED, "backoffLimitPerIndex": 1, "completions": 3, "parallelism": 3}
+    api.create(JOBS, job("half", ["python", "-c", code], **spec))
+
+    done = api.wait_for(JOBS, "half", finished, timeout=30)
+
+    status = done["status"]
+    assert (status["completedIndexes"], status["failedIndexes"]) == ("0,2", "1")
+    assert (status["succeeded"], status["failed"]) == (2, 2)  # index 1: two pods
+    assert conditions(done)[-1] == ("Failed", "True", "FailedIndexes")
+    assert [r.exit_code for r in kubelet.runs_of("half") if r.index == 1] == [3, 3]
+
+
+def test_deleting_an_indexed_job_stops_its_pods_and_starts_no_more(
+    api: K8sApi, kubelet: Kubelet
+) -> None:
+    api.create(JOBS, job("cut4", ["sleep", "30"], **INDEXED, completions=4, parallelism=2))
+    wait_until(lambda: len(kubelet.runs_of("cut4")) == 2, what="two pods to start")
+
+    api.delete(JOBS, "cut4", propagation="Background")
+
+    wait_until(lambda: kubelet.active == 0, timeout=5, what="the pods to be killed")
+    time.sleep(0.3)
+    runs = kubelet.runs_of("cut4")
+    assert len(runs) == 2 and {r.reason for r in runs} == {"Killed"}

@@ -21,6 +21,7 @@ import kopf
 from prometheus_client import start_http_server
 
 from nbmodernizer import metrics
+from nbmodernizer.cluster.indexed import has_arrivals
 from nbmodernizer.cluster.jobs import LABEL_MANAGED_BY, LABEL_MODERNIZATION
 from nbmodernizer.cluster.jobstate import Capacity, job_key, job_state
 from nbmodernizer.cluster.kube import PLURAL, Kube
@@ -148,7 +149,7 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
         finished = event.get("type") == "DELETED" or state in ("succeeded", "failed")
         operator.capacity.mark(key, running=not finished)
         owner = body.metadata.labels.get(LABEL_MODERNIZATION)
-        if owner and state != "running":
+        if owner and (state != "running" or has_arrivals(body)):  # runs graded as they end
             operator.enqueue(namespace, owner)
         if finished:
             operator.wake_queued()

@@ -17,7 +17,8 @@ The runner contract (`nbmod run-iteration`, implemented elsewhere):
                                 `execution.inputsVolumeClaim` is set: the runner copies it
                                 into --input-dir before executing.
       --timeout-seconds N       `execution.timeoutSeconds`, per run.
-      --runs N                  `score.runs`: executions of the revision.
+      --runs N                  executions of the revision by this pod: `score.runs` for
+                                a one-run Job, 1 for each pod of an Indexed Job (below).
       --submission NAME         `score.submission`: the file the notebook writes.
       --working-dir PATH        the notebook's working directory (an emptyDir).
       --input-dir PATH          where the notebook finds its inputs (an emptyDir the runner
@@ -43,6 +44,14 @@ The runner contract (`nbmod run-iteration`, implemented elsewhere):
 Inputs precedence in the cluster: `execution.inputsVolumeClaim` wins; `spec.inputs` is then not
 fetched. Without a claim, `spec.inputs` must be an s3:// URI (or absent). The local CLI ignores
 the claim and reads `spec.inputs`.
+
+Several runs (`score.runs` N > 1) are ONE Indexed Job (`indexed_spec`): completionMode
+Indexed, completions N, parallelism min(N, `max_parallel_runs`); each pod executes the revision
+once as run JOB_COMPLETION_INDEX (the variable Kubernetes sets; the runner's `--run-index`) and
+writes that run's own outputs (`layout.run_output_names`). A pod that dies is retried
+`backoffLimitPerIndex` times, then its index fails: an Error run for the operator, not a lost
+iteration. The operator grades runs as their indexes complete and deletes the Job once they
+decide (`cluster/indexed.py`). The deadline counts waves: timeoutSeconds x ceil(N/parallelism).
 
 The Job runs as uid/gid 1000, non-root, no privilege escalation, all capabilities dropped,
 a read-only root filesystem, no service-account token, no service links; it is owned by the
@@ -146,6 +155,10 @@ class JobSettings:
     """Resources, nodeSelector and tolerations for resources that set none."""
     max_submission_bytes: int | None = None
     """A larger submission is not uploaded whole (the runner keeps a line saying so)."""
+    max_parallel_runs: int = 4
+    """Pods of one Indexed Job running at once (its parallelism), at most `score.runs`."""
+    retries_per_run: int = 1
+    """backoffLimitPerIndex: how often a run's pod that died is started again."""
 
     def __post_init__(self) -> None:
         if not self.runner_image:
@@ -155,6 +168,8 @@ class JobSettings:
         prefix = self.s3_prefix.strip("/")
         if prefix and any(not part for part in prefix.split("/")):
             raise ValueError(f"s3_prefix has an empty segment: {self.s3_prefix!r}")
+        if self.max_parallel_runs < 1 or self.retries_per_run < 0:
+            raise ValueError("max_parallel_runs must be >= 1 and retries_per_run >= 0")
         if self.ttl_seconds_after_finished < 0 or self.deadline_margin_seconds < 0:
             raise ValueError("ttl_seconds_after_finished and deadline_margin_seconds are >= 0")
         for path in (self.working_dir, self.input_dir):
@@ -245,7 +260,7 @@ def build_job(
         "--timeout-seconds",
         str(execution.timeout_seconds),
         "--runs",
-        str(spec.score.runs),
+        "1" if spec.score.runs > 1 else str(spec.score.runs),  # Indexed: one run per pod
         "--submission",
         spec.score.submission,
         "--working-dir",
@@ -388,17 +403,41 @@ def build_job(
     if generation is not None:
         metadata["annotations"] = {ANNOTATION_GENERATION: str(generation)}
 
-    job_spec: dict[str, Any] = {
-        "backoffLimit": 0,
-        "activeDeadlineSeconds": execution.timeout_seconds * spec.score.runs
-        + settings.deadline_margin_seconds,
-        "ttlSecondsAfterFinished": settings.ttl_seconds_after_finished,
-    }
+    job_spec = run_spec(spec.score.runs, execution.timeout_seconds, settings)
     if execution.queue_name:
         job_spec["suspend"] = True  # Kueue unsuspends it once admitted
     job_spec["template"] = {"metadata": {"labels": labels}, "spec": pod_spec}
 
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": job_spec}
+
+
+def parallelism(runs: int, settings: JobSettings) -> int:
+    """Pods of the iteration's Job at once: min(runs, max_parallel_runs)."""
+    return max(1, min(runs, settings.max_parallel_runs))
+
+
+def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> dict[str, Any]:
+    """The Job's top-level fields for `runs` executions of `timeout_seconds` each: one pod,
+    never retried, for one run; an Indexed Job of `runs` indexes (one run each) for more,
+    each index retried `retries_per_run` times, the deadline counting the waves of pods."""
+    ttl = settings.ttl_seconds_after_finished
+    if runs <= 1:
+        deadline = timeout_seconds * max(runs, 1) + settings.deadline_margin_seconds
+        return {
+            "backoffLimit": 0,
+            "activeDeadlineSeconds": deadline,
+            "ttlSecondsAfterFinished": ttl,
+        }
+    at_once = parallelism(runs, settings)
+    waves = -(-runs // at_once)
+    return {
+        "completionMode": "Indexed",
+        "completions": runs,
+        "parallelism": at_once,
+        "backoffLimitPerIndex": settings.retries_per_run,
+        "activeDeadlineSeconds": timeout_seconds * waves + settings.deadline_margin_seconds,
+        "ttlSecondsAfterFinished": ttl,
+    }
 
 
 def grants_secret_name(job: str) -> str:

@@ -51,11 +51,12 @@ def job_state(job: dict[str, Any]) -> tuple[str, str]:
             return "succeeded", condition.get("reason") or "Complete"
         if condition.get("type") in ("Failed", "FailureTarget"):
             return "failed", condition.get("reason") or "Failed"
-    if status.get("succeeded"):
+    spec = job.get("spec") or {}
+    if int(status.get("succeeded") or 0) >= int(spec.get("completions") or 1):
         return "succeeded", "Complete"
-    if status.get("failed"):
+    if status.get("failed") and spec.get("completionMode") != "Indexed":  # indexes: retried
         return "failed", "Failed"
-    if (job.get("spec") or {}).get("suspend"):
+    if spec.get("suspend"):
         return "suspended", "Suspended"
     return "running", ""
 

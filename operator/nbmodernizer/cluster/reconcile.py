@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from nbmodernizer import metrics
@@ -29,12 +30,8 @@ from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, b
 from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
-from nbmodernizer.cluster.jobs import (
-    build_job,
-    fit_name,
-    job_name,
-    revision_prefix,
-)
+from nbmodernizer.cluster.indexed import arrived, is_indexed, judge, stop_message
+from nbmodernizer.cluster.jobs import build_job, fit_name, job_name, revision_prefix
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.outputs import publish, published
@@ -54,11 +51,7 @@ from nbmodernizer.spec import (
 from nbmodernizer.status import ExecutionResult, ModernizationStatus, Outcome, Phase, ScoreResult
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.cache import CachedStore, ObjectCache
-from nbmodernizer.store.revisions import (
-    RevisionStore,
-    S3Store,
-    has_execution,
-)
+from nbmodernizer.store.revisions import RevisionStore, S3Store, has_execution
 from nbmodernizer.store.s3 import delete_prefix
 from nbmodernizer.summary import build_status
 
@@ -223,13 +216,23 @@ class Reconciler:
         key = job_key(namespace, job)
         found = self.kube.get(Paths.jobs(namespace, job))
         phase, reason = job_state(found) if found is not None else ("absent", "")
-        if phase in ("succeeded", "absent") and has_execution(store, revision):
+        graded: tuple[ExecutionResult, ScoreResult] | None = None
+        if spec.score.runs > 1 and (is_indexed(found) if found else has_execution(store, revision)):
+            # One Indexed Job: grade the runs that arrived; stop it once they decide.
+            grade = partial(self._grade, store, revision, spec)
+            judged = judge(arrived(found, spec.score.runs), spec.score, grade)
+            if judged is not None and judged.stop:  # Background: its pods go too
+                self.kube.delete(Paths.jobs(namespace, job))
+                self._event(obj, "Normal", "RunsStopped", stop_message(job, judged))
+            graded = (judged.execution, judged.score) if judged is not None else None
+        elif phase in ("succeeded", "absent") and has_execution(store, revision):
             # A Job that ended well, or one gone (its TTL) after storing its outputs: grade
             # what it stored, reading only the names it was granted (`grade_revision`).
-            execution, score = self._grade(store, revision, spec)
+            graded = self._grade(store, revision, spec)
+        if graded is not None:
             self.capacity.mark(key, running=False)
             self.grants.revoke(namespace, job)
-            return self._record(obj, spec, store, state, revision, execution, score)
+            return self._record(obj, spec, store, state, revision, *graded)
         if found is None:
             if not self.capacity.reserve(key):
                 self._write(obj, spec, store, state, Phase.QUEUED, notes, iteration=revision)
@@ -278,18 +281,19 @@ class Reconciler:
             try:
                 if not has_execution(store, revision):
                     raise FileNotFoundError("no execution.json")
-                execution, score = self._grade(store, revision, spec)
+                execution, score = self._grade(store, revision, spec, attempt.score.runs)
             except FileNotFoundError as error:
                 raise TamperedStoreError(revision, str(error)) from None
             if execution != attempt.execution or score != attempt.score:
                 raise TamperedStoreError(revision, "grading it again gives another result")
 
     def _grade(
-        self, store: RevisionStore, revision: int, spec: ModernizationSpec
+        self, store: RevisionStore, revision: int, spec: ModernizationSpec, *runs: Any
     ) -> tuple[ExecutionResult, ScoreResult]:
-        """Grade what a revision's Job stored, reading only the names it was granted."""
+        """Grade what a revision's Job stored, reading only the names it was granted (`runs`:
+        an Indexed Job's count and Error runs, `grade_revision`'s last arguments)."""
         limits = self.settings.submission_limits()
-        return grade_revision(store, revision, self.inputs.answers(spec), spec, limits)
+        return grade_revision(store, revision, self.inputs.answers(spec), spec, limits, *runs)
 
     def _record(
         self,

@@ -20,6 +20,8 @@
 |                         |                               | tolerations for resources that   |
 |                         |                               | set none: e.g. a GPU per Job)    |
 | --max-concurrent-jobs   | NBMOD_MAX_CONCURRENT_JOBS     | 20                               |
+| --max-parallel-runs     | NBMOD_MAX_PARALLEL_RUNS       | 4 (pods of one Indexed Job at    |
+|                         |                               | once: score.runs > 1)            |
 | --metrics-port          | NBMOD_METRICS_PORT            | 9090 (0: off)                    |
 | --health-port           | NBMOD_HEALTH_PORT             | 8080 (kopf's liveness endpoint)  |
 | --workers               | NBMOD_WORKERS                 | 8 (modernizations handled at once)|
@@ -74,6 +76,7 @@ class OperatorSettings:
     runner_defaults: ExecutionSpec = field(default_factory=ExecutionSpec)
     namespaces: tuple[str, ...] = ()  # empty: every namespace
     max_concurrent_jobs: int = 20
+    max_parallel_runs: int = 4  # an iteration's runs executing at once (its Job's parallelism)
     metrics_port: int = 9090
     health_port: int = 8080
     workers: int = 8
@@ -102,6 +105,7 @@ class OperatorSettings:
             s3_endpoint_url=self.runner_s3_endpoint or self.s3_endpoint,
             deadline_margin_seconds=self.deadline_margin_seconds,
             runner_defaults=self.runner_defaults,
+            max_parallel_runs=self.max_parallel_runs,
         )
 
 
@@ -120,6 +124,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runner-image")
     parser.add_argument("--runner-defaults")
     parser.add_argument("--max-concurrent-jobs", type=int)
+    parser.add_argument("--max-parallel-runs", type=int)
     parser.add_argument("--metrics-port", type=int)
     parser.add_argument("--health-port", type=int)
     parser.add_argument("--workers", type=int)
@@ -232,6 +237,9 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
                 args.max_concurrent_jobs, "NBMOD_MAX_CONCURRENT_JOBS", 20, "--max-concurrent-jobs"
             )
         ),
+        max_parallel_runs=int(
+            _number(args.max_parallel_runs, "NBMOD_MAX_PARALLEL_RUNS", 4, "--max-parallel-runs")
+        ),
         metrics_port=int(_number(args.metrics_port, "NBMOD_METRICS_PORT", 9090, "--metrics-port")),
         health_port=int(_number(args.health_port, "NBMOD_HEALTH_PORT", 8080, "--health-port")),
         workers=int(_number(args.workers, "NBMOD_WORKERS", 8, "--workers")),
@@ -270,7 +278,9 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         raise SettingsError("--lease-seconds / NBMOD_LEASE_SECONDS must be at least 3")
     if settings.store_cache_mib < 0:
         raise SettingsError("--store-cache-mib must be 0 (off) or more")
-    if settings.max_concurrent_jobs < 1 or settings.workers < 1:
-        raise SettingsError("--max-concurrent-jobs and --workers must be at least 1")
+    if min(settings.max_concurrent_jobs, settings.workers, settings.max_parallel_runs) < 1:
+        raise SettingsError(
+            "--max-concurrent-jobs, --max-parallel-runs and --workers must be at least 1"
+        )
     settings.jobs()  # validates bucket and prefix
     return settings

@@ -8,20 +8,24 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
     revisions/0000/executed.ipynb   the notebook after execution
     revisions/0000/execution.json   every run's execution facts (errors, duration, versions)
     revisions/0000/submission.csv   what the notebook wrote, when it did (-N.csv: run N)
+    revisions/0000/executed-N.ipynb run N's (N >= 1) own executed notebook and facts, with
+    revisions/0000/execution-N.json runs: N > 1 in a cluster (one Indexed Job, a pod per
+                                    run); run 0's are executed.ipynb and execution.json
     revisions/0000/result.json      execution, score and diagnosis
     revisions/0001/fix.json         how revision 1 was made from revision 0
     revisions/0001/notebook.ipynb   ...
 
 Per revision they are written in this order: notebook.ipynb (+ fix.json) by the driver or
-the fixer before the revision runs; executed.ipynb, submission[-N].csv and execution.json by
-the executor (the CLI, or the Job's pod through its grants: pre-signed URLs for exactly these
-names, `grants.py`); result.json by the grader (the CLI, or the operator). A revision whose
-result.json is missing has not been graded yet. What an executor wrote is untrusted: the
-operator bounds it before reading it (engine.grade_revision).
+the fixer before the revision runs; executed[-N].ipynb, submission[-N].csv and
+execution[-N].json (last) by the executor (the CLI, or the Job's pod through its grants:
+pre-signed URLs for exactly these names, `grants.py`); result.json by the grader (the CLI,
+or the operator). A revision whose result.json is missing has not been graded yet. What an
+executor wrote is untrusted: the operator bounds it before reading it (engine.grade_revision).
 
 The JSON files (`revisions.py` reads and writes them, typed):
 
     execution.json  {"runs": [ExecutionResult, ...]}               indent 2, sorted keys
+                    (execution-N.json: the same, with run N's one ExecutionResult)
     result.json     {"diagnosis": Diagnosis, "execution": ExecutionResult,
                      "score": ScoreResult}                          indent 2, sorted keys
     fix.json        FixRecord                                       indent 2, field order

@@ -9,6 +9,8 @@ credentials, `make_grants`) exactly:
     PUT  revisions/NNNN/execution.json                `If-None-Match: *` signed in: a key
     PUT  revisions/NNNN/submission.csv                that exists already is never
     PUT  revisions/NNNN/submission-N.csv (N < runs)   overwritten
+    PUT  revisions/NNNN/executed-N.ipynb (N < runs)   (runs > 1: run N's own, as an
+    PUT  revisions/NNNN/execution-N.json (N < runs)   Indexed Job's index N writes them)
 
 and nothing else: no list, no other revision, no result.json, fix.json or spec.json, no
 answers, no other modernization. The URLs expire after the Job's deadline plus a margin.
@@ -35,7 +37,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from nbmodernizer.store import RevisionExistsError, StoreError
-from nbmodernizer.store.layout import EXECUTED, EXECUTION, NOTEBOOK, submission_name
+from nbmodernizer.store.layout import (
+    EXECUTED,
+    EXECUTION,
+    NOTEBOOK,
+    run_output_names,
+    submission_name,
+)
 
 VERSION = 1
 # A Secret holds at most 1 MiB; the grants must fit with room to spare.
@@ -52,8 +60,14 @@ class GrantsError(ValueError):
 
 
 def output_names(runs: int) -> list[str]:
-    """The names a Job of `runs` executions may write in its own revision folder."""
-    return [EXECUTED, EXECUTION, *(submission_name(run) for run in range(runs))]
+    """The names a Job of `runs` executions may write in its own revision folder: run 0's,
+    and with several runs (one Indexed Job, a pod per run) each further run's own
+    (`layout.run_output_names`). All of them travel in the one Secret every pod of the Job
+    mounts: a pod could write another run's names before that run's runner does; the runner
+    then finds them taken (write-once), fails, and the operator counts that run as an Error
+    (a failed index's files are never graded)."""
+    further = [name for run in range(1, runs) for name in run_output_names(run)]
+    return [EXECUTED, EXECUTION, submission_name(0), *further]
 
 
 @dataclass(frozen=True)

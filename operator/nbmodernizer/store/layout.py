@@ -26,9 +26,33 @@ OVERSIZE_MARKER = b"#nbmodernizer: oversized submission: "
 _REVISION_FOLDER = re.compile(rf"^(?P<root>.+?)/{REVISIONS}/(?P<number>\d+)/?$")
 
 
+def _numbered(name: str, run: int) -> str:
+    """Run 0 keeps the plain name; run N (score.runs > 1) numbers it: `name-N.ext`."""
+    if run == 0:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}-{run}{dot}{suffix}"
+
+
 def submission_name(run: int) -> str:
     """Run 0's submission is `submission.csv`; further runs (score.runs > 1) are numbered."""
-    return SUBMISSION if run == 0 else f"submission-{run}.csv"
+    return _numbered(SUBMISSION, run)
+
+
+def executed_name(run: int) -> str:
+    """What run N of an Indexed Job executed: `executed.ipynb` for run 0, `executed-N.ipynb`."""
+    return _numbered(EXECUTED, run)
+
+
+def execution_name(run: int) -> str:
+    """Run N's execution facts when each run stores its own (an Indexed Job's index N):
+    `execution.json` for run 0, `execution-N.json`. Written last of the run's files."""
+    return _numbered(EXECUTION, run)
+
+
+def run_output_names(run: int) -> list[str]:
+    """The files run N of an Indexed Job writes, in the order it writes them."""
+    return [executed_name(run), submission_name(run), execution_name(run)]
 
 
 def revision_key(revision: int, name: str) -> str:

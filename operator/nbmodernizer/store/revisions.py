@@ -156,16 +156,21 @@ def _json(document: object) -> bytes:
     return (json.dumps(document, indent=2, sort_keys=True) + "\n").encode()
 
 
-def write_execution(store: RevisionStore, revision: int, runs: list[ExecutionResult]) -> None:
-    store.put(revision, EXECUTION, _json({"runs": [run.to_wire() for run in runs]}))
+def write_execution(
+    store: RevisionStore, revision: int, runs: list[ExecutionResult], name: str = EXECUTION
+) -> None:
+    """`execution.json`, or one run's own `execution-N.json` (`layout.execution_name`)."""
+    store.put(revision, name, _json({"runs": [run.to_wire() for run in runs]}))
 
 
 def has_execution(store: RevisionStore, revision: int) -> bool:
     return store.exists(revision, EXECUTION)
 
 
-def read_execution(store: RevisionStore, revision: int) -> list[ExecutionResult]:
-    document = json.loads(store.get(revision, EXECUTION))
+def read_execution(
+    store: RevisionStore, revision: int, name: str = EXECUTION
+) -> list[ExecutionResult]:
+    document = json.loads(store.get(revision, name))
     return [ExecutionResult.model_validate(run) for run in document["runs"]]
 
 
