@@ -33,6 +33,10 @@ class CountingStore(S3Store):
         self.calls["exists"] += 1
         return super().exists(revision, name)
 
+    def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
+        self.calls["get_at_most"] += 1
+        return super().get_at_most(revision, name, max_bytes)
+
 
 def test_write_once_files_are_read_once(s3_bucket: S3Bucket) -> None:
     cache = ObjectCache()
@@ -94,3 +98,15 @@ def test_replay_through_the_cache_reads_each_file_once(s3_bucket: S3Bucket) -> N
     assert replay(CachedStore(inner, cache), 4) == (fixed.state, fixed.action)
     second = sum(inner.calls.values()) - before - first
     assert (first, second) == (5, 1)  # then only: is revision 1 executed yet?
+
+
+def test_what_a_runner_wrote_is_read_in_one_bounded_request(s3_bucket: S3Bucket) -> None:
+    """Grading reads execution.json and each submission with one GET (its size comes with
+    the reply): no HEAD first, and a body over the bound is not read."""
+    store = CountingStore(s3_bucket.uri("ns/graded"))
+    good = RunOutput(notebook("x = 1"), ran(), b"id,y\n1,1\n2,0\n")
+    store_execution(store, 0, [good])
+    _, score = grade_revision(store, 0, ANSWERS, SPEC)
+    assert score.reproduced and store.calls == {"get_at_most": 2}
+    assert store.get_at_most(0, "submission.csv", 4) == len(good.submission or b"")
+    assert store.get_at_most(0, "absent.csv", 4) is None

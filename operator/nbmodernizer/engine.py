@@ -55,7 +55,6 @@ from nbmodernizer.store.revisions import (
     read_fix,
     read_result,
     read_submission,
-    stored_size,
     write_execution,
     write_fix,
     write_result,
@@ -84,11 +83,9 @@ def store_run(store: RevisionStore, revision: int, run: int, output: RunOutput) 
     write_execution(store, revision, [output.execution], execution_name(run))
 
 
-def _read_runs(store: RevisionStore, revision: int, name: str) -> list[ExecutionResult]:
-    size = stored_size(store, revision, name) or 0
-    if size > MAX_EXECUTION_BYTES:
-        raise ValueError(f"{name}: {size} bytes, more than {MAX_EXECUTION_BYTES}")
-    return [bounded_execution(r) for r in read_execution(store, revision, name)]
+def _read_runs(store: RevisionStore, revision: int, name: str) -> list[ExecutionResult] | None:
+    runs = read_execution(store, revision, name, MAX_EXECUTION_BYTES)
+    return None if runs is None else [bounded_execution(run) for run in runs]
 
 
 def missing_run(run: int) -> ExecutionResult:
@@ -109,18 +106,19 @@ def stored_runs(
     a run in `failed` (its pod failed: whatever it stored is not trusted) or that stored
     nothing is an Error run. ValueError (and pydantic's) when a file cannot be used."""
     if count is None:
-        runs = _read_runs(store, revision, EXECUTION)[: spec.score.runs]
+        runs = _read_runs(store, revision, EXECUTION)
+        if runs is None:
+            raise ValueError(f"{EXECUTION} is not there")
         if not runs:
             raise ValueError(f"{EXECUTION} holds no run")
-        return runs
+        return runs[: spec.score.runs]
     found: list[ExecutionResult] = []
     for run in range(min(count, spec.score.runs)):
         if failed is not None and run in failed:
             found.append(failed[run])
-        elif not store.exists(revision, execution_name(run)):
+        elif (own := _read_runs(store, revision, execution_name(run))) is None:
             found.append(missing_run(run))
         else:
-            own = _read_runs(store, revision, execution_name(run))
             if run == 0 and len(own) > 1:  # one pod ran them all (a Job of an older operator)
                 return own[: spec.score.runs]
             if len(own) != 1:
@@ -207,11 +205,11 @@ def load_executed(
 ) -> Notebook:
     """The executed revision, if it is a notebook of a sane size (it comes from the runner:
     untrusted); else the revision itself, without outputs."""
-    size = stored_size(store, revision, name)
-    if size is None or size > MAX_EXECUTED_BYTES:
+    data = store.get_at_most(revision, name, MAX_EXECUTED_BYTES)
+    if not isinstance(data, bytes):
         return source
     try:
-        return load_notebook(store, revision, name)
+        return parse_notebook(data).notebook
     except NotebookError:
         return source
 

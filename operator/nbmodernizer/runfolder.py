@@ -25,7 +25,7 @@ from nbmodernizer.report import render_html
 from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import OPERATOR_STATUS_FIELDS, ModernizationStatus
 from nbmodernizer.store.layout import EXECUTED, FINAL_NOTEBOOK, REPORT_HTML, REPORT_JSON
-from nbmodernizer.store.revisions import LocalStore, RevisionStore, stored_size, write_file_once
+from nbmodernizer.store.revisions import LocalStore, RevisionStore, write_file_once
 from nbmodernizer.store.s3 import parse_s3_uri, s3_client, write_s3_once
 
 DEFAULT_TOLERANCE: float = ScoreSpec.model_fields["tolerance"].default
@@ -41,12 +41,13 @@ def report_files(
     """`report.html` and `final.ipynb` of a finished run from its revisions; none when no
     revision was executed (a run that could not start)."""
     best = status.best_revision
-    if best is None or not store.exists(best, EXECUTED):
+    # a runner wrote it: bounded
+    executed = store.get_at_most(best, EXECUTED, MAX_EXECUTED_BYTES) if best is not None else None
+    if best is None or executed is None:
         return {}
     source = load_notebook(store, best)
     html = render_html(status, name, load_notebook(store, 0), source, tolerance)
-    size = stored_size(store, best, EXECUTED) or 0  # it came from a runner: bounded
-    final = store.get(best, EXECUTED) if size <= MAX_EXECUTED_BYTES else serialise(source)
+    final = executed if isinstance(executed, bytes) else serialise(source)
     return {REPORT_HTML: html.encode(), FINAL_NOTEBOOK: final}
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import cast
 
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import RevisionStore
@@ -107,15 +106,15 @@ class CachedStore:
             self.cache.saw(uri)
         return found
 
-    def size_of(self, revision: int, name: str) -> int | None:
-        data = self.cache.get(self.inner.uri_of(revision, name))
+    def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
+        uri = self.inner.uri_of(revision, name)
+        data = self.cache.get(uri)
         if data is not None:
-            return len(data)
-        size_of = getattr(self.inner, "size_of", None)
-        if size_of is None:
-            found = self.inner.exists(revision, name)
-            return len(self.inner.get(revision, name)) if found else None
-        return cast(int | None, size_of(revision, name))
+            return data if len(data) <= max_bytes else len(data)
+        found = self.inner.get_at_most(revision, name, max_bytes)
+        if isinstance(found, bytes):
+            self.cache.put(uri, found)
+        return found
 
     def revisions(self) -> list[int]:
         return self.inner.revisions()

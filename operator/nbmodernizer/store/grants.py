@@ -298,6 +298,9 @@ class GrantedStore:
     def exists(self, revision: int, name: str) -> bool:
         raise PermissionError("a runner may not look into the store")
 
+    def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
+        raise PermissionError("a runner may not look into the store")
+
     def revisions(self) -> list[int]:
         raise PermissionError("a runner may not list the store")
 

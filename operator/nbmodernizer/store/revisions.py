@@ -9,7 +9,7 @@ import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import Diagnosis, ExecutionResult, FixRecord, ScoreResult
@@ -31,8 +31,8 @@ from nbmodernizer.store.s3 import (
     list_folders,
     parse_s3_uri,
     read_s3,
+    read_s3_at_most,
     s3_client,
-    size_s3,
     write_s3_once,
 )
 
@@ -48,6 +48,11 @@ class RevisionStore(Protocol):
     def get(self, revision: int, name: str) -> bytes: ...
 
     def exists(self, revision: int, name: str) -> bool: ...
+
+    def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
+        """The file, or its size when larger than `max_bytes` (not read), or None when it is
+        not there: one request, for what a runner wrote (untrusted, so bounded)."""
+        ...
 
     def revisions(self) -> list[int]: ...
 
@@ -99,9 +104,13 @@ class LocalStore:
     def exists(self, revision: int, name: str) -> bool:
         return (self.root / revision_key(revision, name)).is_file()
 
-    def size_of(self, revision: int, name: str) -> int | None:
+    def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
         path = self.root / revision_key(revision, name)
-        return path.stat().st_size if path.is_file() else None
+        if not path.is_file():
+            return None
+        with path.open("rb") as file:
+            data = file.read(max_bytes + 1)
+        return data if len(data) <= max_bytes else path.stat().st_size
 
     def revisions(self) -> list[int]:
         folder = self.root / REVISIONS
@@ -135,8 +144,8 @@ class S3Store:
     def exists(self, revision: int, name: str) -> bool:
         return head_s3(self.client, self.bucket, self._key(revision, name))
 
-    def size_of(self, revision: int, name: str) -> int | None:
-        return size_s3(self.client, self.bucket, self._key(revision, name))
+    def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
+        return read_s3_at_most(self.client, self.bucket, self._key(revision, name), max_bytes)
 
     def revisions(self) -> list[int]:
         folders = list_folders(self.client, self.bucket, join_key(self.prefix, REVISIONS) + "/")
@@ -168,19 +177,17 @@ def has_execution(store: RevisionStore, revision: int) -> bool:
 
 
 def read_execution(
-    store: RevisionStore, revision: int, name: str = EXECUTION
-) -> list[ExecutionResult]:
-    document = json.loads(store.get(revision, name))
+    store: RevisionStore, revision: int, name: str, max_bytes: int
+) -> list[ExecutionResult] | None:
+    """A runner's execution facts (untrusted: at most `max_bytes` are read); None when it
+    stored none. ValueError when too large or not what the layout says (pydantic's too)."""
+    data = store.get_at_most(revision, name, max_bytes)
+    if data is None:
+        return None
+    if isinstance(data, int):
+        raise ValueError(f"{name}: {data} bytes, more than {max_bytes}")
+    document = json.loads(data)
     return [ExecutionResult.model_validate(run) for run in document["runs"]]
-
-
-def stored_size(store: RevisionStore, revision: int, name: str) -> int | None:
-    """The size of a stored file without reading it (None: not there), where the store can
-    tell; otherwise by reading it."""
-    size_of = getattr(store, "size_of", None)
-    if size_of is not None:
-        return cast(int | None, size_of(revision, name))
-    return len(store.get(revision, name)) if store.exists(revision, name) else None
 
 
 def read_submission(
@@ -191,13 +198,11 @@ def read_submission(
     name = submission_name(run)
     if max_bytes is None:
         return store.get(revision, name) if store.exists(revision, name) else None
-    size = stored_size(store, revision, name)
-    if size is None:
-        return None
-    if size > max_bytes:
-        reason = f"{name} is {size} bytes, more than the {max_bytes} allowed (max submission bytes)"
+    data = store.get_at_most(revision, name, max_bytes)
+    if isinstance(data, int):
+        reason = f"{name} is {data} bytes, more than the {max_bytes} allowed (max submission bytes)"
         return OVERSIZE_MARKER + reason.encode() + b"\n"
-    return store.get(revision, name)
+    return data
 
 
 @dataclass(frozen=True)

@@ -135,20 +135,27 @@ def head_s3(client: Any, bucket: str, key: str) -> bool:
     return True
 
 
-def size_s3(client: Any, bucket: str, key: str) -> int | None:
-    """The object's size in bytes (None: no such object), without reading it."""
+def read_s3_at_most(client: Any, bucket: str, key: str, max_bytes: int) -> bytes | int | None:
+    """The object (one GET), or its size when it is larger than `max_bytes` (its body is then
+    not read), or None when there is no such object."""
     from botocore.exceptions import BotoCoreError, ClientError
 
     uri = f"s3://{bucket}/{key}"
     try:
-        head = client.head_object(Bucket=bucket, Key=key)
+        reply = client.get_object(Bucket=bucket, Key=key)
+        body = reply["Body"]
+        size = int(reply.get("ContentLength", 0))
+        if size > max_bytes:
+            body.close()
+            return size
+        data = bytes(body.read(max_bytes + 1))
     except BotoCoreError as error:
         raise StoreError(f"cannot reach S3 for {uri}: {error}") from None
     except ClientError as error:
         if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
             return None
         raise StoreError(f"cannot read {uri}: {error}") from None
-    return int(head.get("ContentLength", 0))
+    return data if len(data) <= max_bytes else len(data)
 
 
 def list_folders(client: Any, bucket: str, prefix: str) -> list[str]:
