@@ -5,6 +5,7 @@ from __future__ import annotations
 from nbmodernizer.fixers.rules.libraries.pandas import (
     arguments,
     cow,
+    legacy,
     methods,
     namespace,
     readers,
@@ -24,4 +25,5 @@ RULES: tuple[Rule, ...] = (
     *cow.RULES,
     *str_dtype.RULES,
     *renamed.RULES,
+    *legacy.RULES,
 )
