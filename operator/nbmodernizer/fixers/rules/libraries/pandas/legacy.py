@@ -31,8 +31,9 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression, with_commas
-from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import module_gone, no_parameter
 
 # --- pd.rolling_mean(s, w) -> s.rolling(w).mean() -------------------------------------------
 
@@ -212,6 +213,13 @@ def _swapaxes(call: cst.Call, func: cst.Attribute) -> cst.BaseExpression | None:
     return call.with_changes(func=func.with_changes(attr=cst.Name("transpose")), args=[])
 
 
+def _bool(call: cst.Call, func: cst.Attribute) -> cst.BaseExpression | None:
+    """`x.bool()` -> `bool(x.squeeze())`: the one element's truth (bool() refused more)."""
+    if call.args:
+        return None
+    return expression(f"bool({code(atom(func.value))}.squeeze())")
+
+
 _METHODS: dict[str, MethodBuilder] = {
     "order": _renamed("sort_values"),
     "valid": _renamed("dropna"),
@@ -225,6 +233,7 @@ _METHODS: dict[str, MethodBuilder] = {
     "get_dtype_counts": _dtype_counts,
     "mad": _mad,
     "swapaxes": _swapaxes,
+    "bool": _bool,
 }
 _REMOVED = "|".join(name for name in _METHODS if name != "sort_index")
 
@@ -372,6 +381,39 @@ def _is_asarray(node: cst.BaseExpression) -> bool:
     )
 
 
+def _parser_format(arg: cst.Arg) -> cst.Arg | None:
+    """`date_parser=lambda x: pd.to_datetime(x, format=F)` (or `datetime.strptime(x, F)`)
+    -> `date_format=F`; any other parser is left alone (it fails, and says so)."""
+    value = arg.value
+    if not isinstance(value, cst.Lambda) or len(value.params.params) != 1:
+        return arg
+    body = value.body
+    name = value.params.params[0].name.value
+    if not isinstance(body, cst.Call) or not isinstance(body.func, cst.Attribute | cst.Name):
+        return arg
+    callee = code(body.func).rpartition(".")[2]
+    arguments = call_arguments(body)
+    if arguments is None or not arguments[0] or code(arguments[0][0].value) != name:
+        return arg
+    positional, keywords = arguments
+    if callee == "to_datetime" and len(positional) == 1 and set(keywords) == {"format"}:
+        fmt = keywords["format"].value
+    elif callee == "strptime" and len(positional) == 2 and not keywords:
+        fmt = positional[1].value
+    else:
+        return arg
+    return arg.with_changes(keyword=cst.Name("date_format"), value=fmt)
+
+
+_MOVED = {
+    **moved("pandas.io.json", "pandas", ["json_normalize"]),
+    **moved(
+        "pandas.util.testing",
+        "pandas.testing",
+        ["assert_frame_equal", "assert_series_equal", "assert_index_equal"],
+    ),
+}
+
 _READERS = calls_to("pandas.read_csv", "pandas.read_table", "pandas.read_fwf")
 
 _FRAME = "import pandas as pd\nframe = pd.DataFrame({'a': [3.0, 1.0, 2.0]}, index=[2, 0, 1])\n"
@@ -423,11 +465,13 @@ RULES = (
         "`sort_index(level=l)`, `reindex_axis` -> `reindex`, `sort_index(by=)` -> "
         "`sort_values(by=)`, `get_dtype_counts()` -> `dtypes.value_counts()`, `ftypes` -> "
         "`dtypes`, `backfill`/`pad` -> `bfill`/`ffill`, `mad()` -> "
-        "`(x - x.mean()).abs().mean()`, `swapaxes(0, 1)` -> `transpose()`",
+        "`(x - x.mean()).abs().mean()`, `swapaxes(0, 1)` -> `transpose()`, `x.bool()` -> "
+        "`bool(x.squeeze())`",
         kind=Kind.API,
         rewrite=cst_rewrite(_Methods),
         symptoms=(
             missing(FRAME_OR_SERIES, f"({_REMOVED}|ftypes)"),
+            missing(FRAME_OR_SERIES, "bool"),
             Symptom("TypeError", r"sort_index\(\) got an unexpected keyword argument 'by'"),
         ),
         gone=_series_gone,
@@ -438,21 +482,23 @@ RULES = (
                 "counts = frame.get_dtype_counts()\nby = frame.sort_index(by='a')\n"
                 "kinds = frame.ftypes\nfilled = pd.Series([None, 1.0]).backfill()\n"
                 "m = s.mad()\nt = frame.swapaxes(0, 1)\nlevels = frame.sortlevel()\n"
-                "r = frame.reindex_axis(['a'], 1)\nv = pd.Series([1.0, None]).valid()\n",
+                "r = frame.reindex_axis(['a'], 1)\nv = pd.Series([1.0, None]).valid()\n"
+                "flag = pd.Series([True]).bool()\n",
                 after=_FRAME + "s = frame['a']\n"
                 "ordered = s.sort_values()\nclipped = s.clip(upper=2.5)\nlow = s.clip(lower=1.5)\n"
                 "counts = frame.dtypes.value_counts()\nby = frame.sort_values(by='a')\n"
                 "kinds = frame.dtypes\nfilled = pd.Series([None, 1.0]).bfill()\n"
                 "m = (s - s.mean()).abs().mean()\nt = frame.transpose()\n"
                 "levels = frame.sort_index(level=0)\n"
-                "r = frame.reindex(['a'], axis=1)\nv = pd.Series([1.0, None]).dropna()\n",
+                "r = frame.reindex(['a'], axis=1)\nv = pd.Series([1.0, None]).dropna()\n"
+                "flag = bool(pd.Series([True]).squeeze())\n",
                 error="AttributeError",
                 check="ordered.tolist() == [1.0, 2.0, 3.0] and clipped.max() == 2.5 "
                 "and low.min() == 1.5 and counts.tolist() == [1] "
                 "and by['a'].tolist() == [1.0, 2.0, 3.0] and kinds['a'] == 'float64' "
                 "and filled.tolist() == [1.0, 1.0] and abs(m - 2 / 3) < 1e-12 "
                 "and t.shape == (1, 3) and levels.index.tolist() == [0, 1, 2] "
-                "and r.columns.tolist() == ['a'] and v.tolist() == [1.0]",
+                "and r.columns.tolist() == ['a'] and v.tolist() == [1.0] and flag is True",
             ),
             Example(
                 before="import numpy as np\nimport pandas as pd\n"
@@ -535,14 +581,17 @@ RULES = (
         changed_in="3.0",
         summary="`to_datetime`/`read_csv(infer_datetime_format=)` dropped (inference is the "
         "default), `read_csv(delim_whitespace=True)` -> `sep=r'\\s+'`, "
-        "`to_csv(line_terminator=)` -> `lineterminator=`",
+        "`to_csv(line_terminator=)` -> `lineterminator=`, `read_csv(date_parser=lambda x: "
+        "pd.to_datetime(x, format=F))` (or `strptime(x, F)`) -> `date_format=F`",
         kind=Kind.API,
         rewrite=chain(
             edit_keywords(
                 calls_to("pandas.to_datetime", "pandas.read_csv", "pandas.read_table"),
                 {"infer_datetime_format": drop()},
             ),
-            edit_keywords(_READERS, {"delim_whitespace": _whitespace}),
+            edit_keywords(
+                _READERS, {"delim_whitespace": _whitespace, "date_parser": _parser_format}
+            ),
             edit_keywords(
                 lambda call, _context: (
                     isinstance(call.func, cst.Attribute) and call.func.attr.value == "to_csv"
@@ -554,7 +603,7 @@ RULES = (
             Symptom(
                 "TypeError",
                 r"got an unexpected keyword argument "
-                r"'(infer_datetime_format|delim_whitespace|line_terminator)'",
+                r"'(infer_datetime_format|delim_whitespace|line_terminator|date_parser)'",
             ),
         ),
         gone=lambda: no_parameter(pandas_module().to_datetime, "infer_datetime_format"),
@@ -563,15 +612,19 @@ RULES = (
                 before="import pandas as pd\n"
                 "d = pd.to_datetime(['2020-01-02'], infer_datetime_format=True)\n"
                 "t = pd.read_csv('../input/t.txt', delim_whitespace=True)\n"
+                "u = pd.read_csv('../input/u.csv', parse_dates=['d'], "
+                "date_parser=lambda x: pd.datetime.strptime(x, '%Y%m'))\n"
                 "t.to_csv('out.csv', index=False, line_terminator='\\n')\n",
                 after="import pandas as pd\n"
                 "d = pd.to_datetime(['2020-01-02'])\n"
                 "t = pd.read_csv('../input/t.txt', sep=r'\\s+')\n"
+                "u = pd.read_csv('../input/u.csv', parse_dates=['d'], date_format='%Y%m')\n"
                 "t.to_csv('out.csv', index=False, lineterminator='\\n')\n",
                 error="TypeError",
                 check="d[0].day == 2 and t.columns.tolist() == ['a', 'b'] "
-                "and open('out.csv').read() == 'a,b\\n1,2\\n'",
-                files={"input/t.txt": "a  b\n1   2\n"},
+                "and open('out.csv').read() == 'a,b\\n1,2\\n' "
+                "and u['d'][0] == pd.Timestamp('2017-02-01')",
+                files={"input/t.txt": "a  b\n1   2\n", "input/u.csv": "d\n201702\n"},
             ),
         ),
     ),
@@ -599,6 +652,35 @@ RULES = (
                 error="AttributeError",
                 check="column.shape == (3, 1) and flat.tolist() == [[0, 1], [2, 3]] "
                 "and hits.tolist() == [0, 2]",
+            ),
+        ),
+    ),
+    Rule(
+        id="pandas.moved-functions",
+        library="pandas",
+        changed_in="2.0",
+        summary="`pandas.io.json.json_normalize` -> `pandas.json_normalize`; "
+        "`pandas.util.testing.assert_*_equal` -> `pandas.testing`",
+        kind=Kind.API,
+        rewrite=move_names(_MOVED, reference="module"),
+        symptoms=(
+            Symptom("ImportError", r"cannot import name 'json_normalize' from 'pandas\.io\.json'"),
+            Symptom(
+                "AttributeError", r"module 'pandas\.io\.json' has no attribute 'json_normalize'"
+            ),
+            Symptom("ModuleNotFoundError", r"No module named 'pandas\.util\.testing'"),
+        ),
+        gone=lambda: module_gone("pandas.util.testing"),
+        examples=(
+            Example(
+                before="import pandas as pd\nfrom pandas.io.json import json_normalize\n"
+                "from pandas.util.testing import assert_frame_equal\n"
+                "flat = json_normalize([{'a': {'b': 1}}])\nassert_frame_equal(flat, flat)\n",
+                after="import pandas as pd\nfrom pandas import json_normalize\n"
+                "from pandas.testing import assert_frame_equal\n"
+                "flat = json_normalize([{'a': {'b': 1}}])\nassert_frame_equal(flat, flat)\n",
+                error="ImportError",
+                check="flat.columns.tolist() == ['a.b']",
             ),
         ),
     ),
