@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from nbmodernizer.fixers.rules import Rule, all_rules
 from nbmodernizer.fixers.rules.model import Example
-from nbmodernizer.fixers.rules.proof import failures
+from nbmodernizer.fixers.rules.proof import context_for, failures
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.id}[{n}]")
@@ -18,6 +20,14 @@ CASES = [
 @pytest.mark.parametrize(("rule", "example"), CASES)
 def test_rule_example_is_proven(rule: Rule, example: Example) -> None:
     assert failures(rule, example) == []
+
+
+@pytest.mark.parametrize(("rule", "example"), CASES)
+def test_rule_changes_nothing_in_its_own_output(
+    rule: Rule, example: Example, tmp_path: Path
+) -> None:
+    """Idempotent: a rule applied to the rewrite it made (the example's `after`) leaves it."""
+    assert rule.rewrite(example.after, context_for(example.after, tmp_path)) == example.after
 
 
 def test_rule_ids_are_unique_and_every_rule_has_an_example() -> None:

@@ -16,7 +16,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
+from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, dotted_name, expression
 from nbmodernizer.fixers.rules.toolkit.probes import lacks
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
@@ -81,11 +81,20 @@ class _Methods(ImportingTransformer):
     """`a.tostring()` -> `a.tobytes()` (not `ElementTree.tostring(elem)`: that takes an
     argument), `a.ptp(...)` -> `np.ptp(a, ...)`, `a.newbyteorder(o)` ->
     `a.view(a.dtype.newbyteorder(o))` and the statement `a.itemset(i, v)` -> `a.flat[i] = v`
-    (one index: a flat one) or `a[i, j] = v`."""
+    (one index: a flat one) or `a[i, j] = v`. Never on a module (`np.ptp(a)`), nor
+    `newbyteorder` on a dtype (`a.dtype.newbyteorder()` is still there)."""
+
+    def __init__(self, context: RuleContext, names: tuple[str, ...]) -> None:
+        super().__init__(context)
+        self.names = names
+
+    def _module(self, node: cst.BaseExpression) -> bool:
+        name = dotted_name(node)
+        return name is not None and name.split(".")[0] in self.aliases
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        found = method_call(updated_node, "tostring", "ptp", "newbyteorder")
-        if found is None:
+        found = method_call(updated_node, *self.names)
+        if found is None or self._module(found[0].value):
             return updated_node
         func, positional, keywords = found
         name = func.attr.value
@@ -99,7 +108,9 @@ class _Methods(ImportingTransformer):
             return updated_node.with_changes(
                 func=expression(f"{numpy}.ptp"), args=[receiver, *updated_node.args]
             )
-        if not _simple(func.value) or len(updated_node.args) > 1:
+        if name != "newbyteorder" or not _simple(func.value) or len(updated_node.args) > 1:
+            return updated_node
+        if isinstance(func.value, cst.Attribute) and func.value.attr.value == "dtype":
             return updated_node
         receiver_code = code(func.value)
         order = code(updated_node.args[0].value) if updated_node.args else ""
@@ -107,8 +118,9 @@ class _Methods(ImportingTransformer):
 
     def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.BaseSmallStatement:
         value = updated_node.value
-        found = method_call(value, "itemset") if isinstance(value, cst.Call) else None
-        if found is None:
+        itemset = "itemset" in self.names and isinstance(value, cst.Call)
+        found = method_call(value, "itemset") if itemset else None
+        if found is None or self._module(found[0].value):
             return updated_node
         func, positional, keywords = found
         if keywords or len(positional) < 2:
@@ -122,7 +134,11 @@ class _Methods(ImportingTransformer):
 
 
 def _methods(context: RuleContext) -> cst.CSTTransformer:
-    return _Methods(context)
+    return _Methods(context, ("tostring", "ptp", "itemset"))
+
+
+def _newbyteorder(context: RuleContext) -> cst.CSTTransformer:
+    return _Methods(context, ("newbyteorder",))
 
 
 def _ndarray() -> type:
@@ -172,28 +188,26 @@ RULES = (
         library="numpy",
         changed_in="2.0",
         summary="`a.tostring()` -> `a.tobytes()`, `a.ptp()` -> `np.ptp(a)`, `a.itemset(i, v)` "
-        "-> `a.flat[i] = v`, `a.newbyteorder(o)` -> `a.view(a.dtype.newbyteorder(o))`",
+        "-> `a.flat[i] = v` (`a[i, j] = v` for several indices)",
         kind=Kind.API,
         rewrite=cst_rewrite(_methods),
         symptoms=(
             Symptom(
                 "AttributeError",
                 r"'(numpy\.ndarray|Series)' object has no attribute "
-                r"'(tostring|ptp|itemset|newbyteorder)'",
+                r"'(tostring|ptp|itemset)'",
             ),
         ),
         gone=lambda: not hasattr(_ndarray(), "tostring"),
         examples=(
             Example(
                 before=_ARRAY + "raw = a.tostring()\nspread = a.ptp(axis=0)\n"
-                "a.itemset(3, 9)\na.itemset(0, 1, 7)\nswapped = a.newbyteorder('S')\n",
+                "a.itemset(3, 9)\na.itemset(0, 1, 7)\nwhole = np.ptp(a)\n",
                 after=_ARRAY + "raw = a.tobytes()\nspread = np.ptp(a, axis=0)\n"
-                "a.flat[3] = 9\na[0, 1] = 7\nswapped = a.view(a.dtype.newbyteorder('S'))\n",
+                "a.flat[3] = 9\na[0, 1] = 7\nwhole = np.ptp(a)\n",
                 error="AttributeError",
                 check="raw == np.array([[3, 1], [2, 5]]).tobytes() and spread.tolist() == [1, 4] "
-                "and a.tolist() == [[3, 7], [2, 9]] "
-                "and swapped.dtype.byteorder != a.dtype.byteorder "
-                "and swapped.byteswap().tolist() == [[3, 7], [2, 9]]",
+                "and a.tolist() == [[3, 7], [2, 9]] and whole == 7",
             ),
             Example(
                 before="import numpy as np\nimport xml.etree.ElementTree as ET\n"
@@ -202,6 +216,29 @@ RULES = (
                 "text = ET.tostring(ET.Element('a'))\nraw = np.zeros(2, 'u1').tobytes()\n",
                 error="AttributeError",
                 check="text == b'<a />' and raw == bytes(2)",
+            ),
+        ),
+    ),
+    Rule(
+        id="numpy.ndarray-newbyteorder",
+        library="numpy",
+        changed_in="2.0",
+        summary="`a.newbyteorder(o)` -> `a.view(a.dtype.newbyteorder(o))` (not on a dtype, which "
+        "keeps the method); only in a cell that failed on it",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_newbyteorder),
+        symptoms=(
+            Symptom("AttributeError", r"'numpy\.ndarray' object has no attribute 'newbyteorder'"),
+        ),
+        gone=None,
+        examples=(
+            Example(
+                before=_ARRAY + "swapped = a.newbyteorder('S')\nbig = a.dtype.newbyteorder('>')\n",
+                after=_ARRAY + "swapped = a.view(a.dtype.newbyteorder('S'))\n"
+                "big = a.dtype.newbyteorder('>')\n",
+                error="AttributeError",
+                check="swapped.dtype.byteorder != a.dtype.byteorder and big.byteorder == '>' "
+                "and swapped.byteswap().tolist() == [[3, 1], [2, 5]]",
             ),
         ),
     ),

@@ -217,6 +217,21 @@ class MixedColumnAssignment(cst.CSTTransformer):
             return frame, label_node, key
         return None
 
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        """A cast already there (`df['c'] = df['c'].astype(object)`, this rule's own) counts
+        as done: the rule applied to its output changes nothing."""
+        for statement in node.body:
+            if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+                continue
+            target = statement.targets[0].target
+            if not isinstance(target, cst.Subscript) or code(statement.value) != (
+                f"{code(target)}.astype(object)"
+            ):
+                continue
+            frame, label = dotted_name(target.value), single_index(target)
+            if frame is not None and label is not None and string_literal(label) is not None:
+                self.done.add((frame, string_literal(label) or ""))
+
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
