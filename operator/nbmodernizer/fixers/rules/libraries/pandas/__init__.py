@@ -12,6 +12,7 @@ from nbmodernizer.fixers.rules.libraries.pandas import (
     removed,
     renamed,
     str_dtype,
+    windows,
 )
 from nbmodernizer.fixers.rules.model import Library, Rule
 
@@ -26,4 +27,5 @@ RULES: tuple[Rule, ...] = (
     *str_dtype.RULES,
     *renamed.RULES,
     *legacy.RULES,
+    *windows.RULES,
 )
