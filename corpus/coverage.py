@@ -546,10 +546,11 @@ def render(
         add("")
         add("| API | rule | rewrites the snippet |")
         add("|---|---|---|")
-        for row, rewrites in audit:
-            known = "" if row.rule in rule_ids else " (unknown id)"
-            add(f"| `{_cell(row.api)}` | `{row.rule}`{known} | {'yes' if rewrites else '**no**'} |")
-        missing = [row.api for row, rewrites in audit if not rewrites]
+        for item, rewrites in audit:
+            known = "" if item.rule in rule_ids else " (unknown id)"
+            shown = "yes" if rewrites else "**no**"
+            add(f"| `{_cell(item.api)}` | `{item.rule}`{known} | {shown} |")
+        missing = [item.api for item, rewrites in audit if not rewrites]
         add("")
         add(
             f"{len(audit) - len(missing)} of {len(audit)} APIs have a rule that rewrites them."

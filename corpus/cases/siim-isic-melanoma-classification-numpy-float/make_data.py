@@ -36,7 +36,8 @@ test.loc[rng.random(len(test)) < 0.03, "anatom_site_general_challenge"] = np.nan
 train["diagnosis"] = np.where(train["target"] == 1, "melanoma", "unknown")
 train["benign_malignant"] = np.where(train["target"] == 1, "malignant", "benign")
 columns = ["image_name", "patient_id", "sex", "age_approx", "anatom_site_general_challenge"]
-train[[*columns, "diagnosis", "benign_malignant", "target"]].to_csv(folder / "train.csv", index=False)
+labelled = [*columns, "diagnosis", "benign_malignant", "target"]
+train[labelled].to_csv(folder / "train.csv", index=False)
 test[columns].to_csv(folder / "test.csv", index=False)
 test[["image_name"]].assign(target=0).to_csv(folder / "sample_submission.csv", index=False)
 test[["image_name", "target"]].to_csv("answers.csv", index=False)

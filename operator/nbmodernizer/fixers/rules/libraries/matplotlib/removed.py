@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
+
 import libcst as cst
 
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -48,11 +51,8 @@ def _axes3d(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None
 
 
 def _axes3d_silent() -> bool:
-    import inspect
-
-    from mpl_toolkits.mplot3d import Axes3D
-
-    return "auto_add_to_figure" not in inspect.signature(Axes3D.__init__).parameters
+    axes3d = importlib.import_module("mpl_toolkits.mplot3d").Axes3D
+    return "auto_add_to_figure" not in inspect.signature(axes3d.__init__).parameters
 
 
 AGG = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"

@@ -118,8 +118,9 @@ class _Methods(ImportingTransformer):
 
     def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.BaseSmallStatement:
         value = updated_node.value
-        itemset = "itemset" in self.names and isinstance(value, cst.Call)
-        found = method_call(value, "itemset") if itemset else None
+        if "itemset" not in self.names or not isinstance(value, cst.Call):
+            return updated_node
+        found = method_call(value, "itemset")
         if found is None or self._module(found[0].value):
             return updated_node
         func, positional, keywords = found

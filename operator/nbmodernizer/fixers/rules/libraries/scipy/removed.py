@@ -61,7 +61,9 @@ def _mad(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None:
         return None
     old = code(atom(found["scale"])) if "scale" in found else _OLD_MAD_SCALE
     module = rewriter.module_ref("scipy.stats")
-    extra = [(n, found[n]) for n in ("axis", "center") if n in found]
+    extra: list[tuple[str, cst.BaseExpression]] = [
+        (n, found[n]) for n in ("axis", "center") if n in found
+    ]
     extra.append(("scale", expression(f"1 / {old}")))
     if "nan_policy" in found:
         extra.append(("nan_policy", found["nan_policy"]))

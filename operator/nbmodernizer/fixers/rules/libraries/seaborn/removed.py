@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import libcst as cst
@@ -35,8 +36,7 @@ def _axlabel(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | Non
 
 
 def _stat_func_gone() -> bool:
-    import seaborn
-
+    seaborn = importlib.import_module("seaborn")
     return "stat_func" not in inspect.signature(seaborn.jointplot).parameters
 
 
