@@ -1,7 +1,11 @@
 """SciPy functions removed without a successor in SciPy, whose code is short enough to carry
-into the notebook as it was: `scipy.misc.derivative` (central differences)."""
+into the notebook as it was: `scipy.misc.derivative` (central differences) and the PIL
+helpers `imresize` / `imsave` / `toimage` (their byte-scaling of non-uint8 arrays included,
+so float and uint8 images alike mean what they meant)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -47,34 +51,135 @@ _DERIVATIVE = '''def {name}(func, x0, dx=1.0, n=1, args=(), order=3):
     return val / numpy.prod((dx,) * n, axis=0)
 '''
 
-_TARGET = "scipy.misc.derivative"
+# --- scipy.misc's PIL helpers: what imresize / imsave / toimage did ---------------------------
+
+# bytescale and the 2-d / 3-d paths of toimage (SciPy 1.1): non-uint8 data is scaled to 0-255
+# (min-max, rounded) before PIL sees it, as SciPy did; mode 'F' keeps 2-d floats.
+_BYTESCALE = '''def _scipy_misc_bytescale(data, cmin=None, cmax=None, high=255, low=0):
+    """scipy.misc.bytescale (removed in SciPy 1.2), as SciPy computed it."""
+    import numpy
+    if data.dtype == numpy.uint8:
+        return data
+    cmin = data.min() if cmin is None else cmin
+    cmax = data.max() if cmax is None else cmax
+    cscale = cmax - cmin
+    if cscale < 0:
+        raise ValueError("`cmax` should be larger than `cmin`.")
+    elif cscale == 0:
+        cscale = 1
+    scale = float(high - low) / cscale
+    bytedata = (data - cmin) * scale + low
+    return (bytedata.clip(low, high) + 0.5).astype(numpy.uint8)
+'''
+
+_TOIMAGE = '''def {name}(arr, high=255, low=0, cmin=None, cmax=None, mode=None):
+    """scipy.misc.toimage (removed in SciPy 1.2) for 2-d and 3-channel/4-channel arrays."""
+    import numpy
+    from PIL import Image
+    data = numpy.asarray(arr)
+    shape = list(data.shape)
+    if len(shape) == 2:
+        if mode == 'F':
+            return Image.frombytes('F', (shape[1], shape[0]), data.astype(numpy.float32).tobytes())
+        if mode not in (None, 'L'):
+            raise ValueError("mode %r is not carried over from scipy.misc" % (mode,))
+        bytedata = _scipy_misc_bytescale(data, high=high, low=low, cmin=cmin, cmax=cmax)
+        return Image.frombytes('L', (shape[1], shape[0]), bytedata.tobytes())
+    if len(shape) != 3 or (3 not in shape and 4 not in shape):
+        raise ValueError("'arr' does not have a suitable array shape for any mode.")
+    ca = numpy.flatnonzero(numpy.asarray(shape) == (3 if 3 in shape else 4))[0]
+    numch = shape[ca]
+    bytedata = _scipy_misc_bytescale(data, high=high, low=low, cmin=cmin, cmax=cmax)
+    if ca == 2:
+        strdata, size = bytedata.tobytes(), (shape[1], shape[0])
+    elif ca == 1:
+        strdata, size = numpy.transpose(bytedata, (0, 2, 1)).tobytes(), (shape[2], shape[0])
+    else:
+        strdata, size = numpy.transpose(bytedata, (1, 2, 0)).tobytes(), (shape[2], shape[1])
+    mode = mode or ('RGB' if numch == 3 else 'RGBA')
+    return Image.frombytes(mode, size, strdata)
+'''
+
+_IMRESIZE = '''def {name}(arr, size, interp='bilinear', mode=None):
+    """scipy.misc.imresize (removed in SciPy 1.3), as SciPy computed it."""
+    import numpy
+    im = _scipy_misc_toimage(arr, mode=mode)
+    if numpy.issubdtype(type(size), numpy.signedinteger):
+        size = tuple((numpy.array(im.size) * (size / 100.0)).astype(int))
+    elif numpy.issubdtype(type(size), numpy.floating):
+        size = tuple((numpy.array(im.size) * size).astype(int))
+    else:
+        size = (size[1], size[0])
+    func = {{'nearest': 0, 'lanczos': 1, 'bilinear': 2, 'bicubic': 3, 'cubic': 3}}
+    return numpy.array(im.resize(size, resample=func[interp]))
+'''
+
+_IMSAVE = '''def {name}(name, arr, format=None):
+    """scipy.misc.imsave (removed in SciPy 1.2), as SciPy computed it."""
+    im = _scipy_misc_toimage(arr)
+    if format is None:
+        im.save(name)
+    else:
+        im.save(name, format)
+'''
 
 
-def _helper(name: str) -> cst.BaseStatement:
-    return cst.parse_statement(_DERIVATIVE.format(name=name))
+# function -> (its definition, the helpers it calls, in order)
+_VENDORED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "derivative": (_DERIVATIVE, ()),
+    "imresize": (_IMRESIZE, ("_scipy_misc_bytescale", "_scipy_misc_toimage")),
+    "imsave": (_IMSAVE, ("_scipy_misc_bytescale", "_scipy_misc_toimage")),
+    "toimage": (_TOIMAGE, ("_scipy_misc_bytescale",)),
+}
+_HELPERS = {
+    "_scipy_misc_bytescale": _BYTESCALE,
+    "_scipy_misc_toimage": _TOIMAGE.format(name="_scipy_misc_toimage"),
+}
 
 
-class _Derivative(cst.CSTTransformer):
+def _definitions(functions: list[tuple[str, str]], defined: set[str]) -> list[cst.BaseStatement]:
+    """The statements defining these (function, local name) pairs and the helpers they call,
+    skipping what the cell defines already."""
+    sources: list[str] = []
+    for function, local in functions:
+        for helper in _VENDORED[function][1]:
+            if helper not in defined:
+                sources.append(_HELPERS[helper])
+                defined.add(helper)
+        if local not in defined:
+            sources.append(_VENDORED[function][0].format(name=local))
+            defined.add(local)
+    return [cst.parse_statement(source) for source in sources]
+
+
+class _Vendor(cst.CSTTransformer):
     """`from scipy.misc import derivative` -> the function's definition in its place (the
-    local name kept); `scipy.misc.derivative(...)` / `misc.derivative(...)` -> `derivative`,
+    local name kept); `scipy.misc.imresize(...)` / `misc.imresize(...)` -> `imresize`,
     defined at the top of the cell unless the cell defines it."""
 
-    def __init__(self, context: RuleContext) -> None:
+    def __init__(self, context: RuleContext, functions: tuple[str, ...]) -> None:
         self.aliases = context.aliases
-        self.referenced = False
+        self.functions = functions
+        self.referenced: list[tuple[str, str]] = []
+        self.defined: set[str] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.defined = {s.name.value for s in node.body if isinstance(s, cst.FunctionDef)}
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
-        if qualified(original_node, self.aliases) != _TARGET:
+        name = qualified(original_node, self.aliases) or ""
+        module, _, function = name.rpartition(".")
+        if module != "scipy.misc" or function not in self.functions:
             return updated_node
-        self.referenced = True
-        return cst.Name("derivative")
+        self.referenced.append((function, function))
+        return cst.Name(function)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        found: list[str] = []
+        found: list[tuple[str, str]] = []
         body: list[cst.BaseSmallStatement] = []
         for small in updated_node.body:
             if (
@@ -83,9 +188,11 @@ class _Derivative(cst.CSTTransformer):
                 and dotted_name(small.module) == "scipy.misc"
                 and not isinstance(small.names, cst.ImportStar)
             ):
-                kept = [a for a in small.names if a.evaluated_name != "derivative"]
+                kept = [a for a in small.names if a.evaluated_name not in self.functions]
                 found += [
-                    a.evaluated_alias or a.evaluated_name for a in small.names if a not in kept
+                    (a.evaluated_name, a.evaluated_alias or a.evaluated_name)
+                    for a in small.names
+                    if a not in kept
                 ]
                 if kept:
                     last = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -94,26 +201,47 @@ class _Derivative(cst.CSTTransformer):
             body.append(small)
         if not found:
             return updated_node
-        helpers = [_helper(name) for name in found]
+        helpers = _definitions(found, self.defined)
         if not body:
             return cst.FlattenSentinel(helpers)
         last_small = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
-        return cst.FlattenSentinel(
-            [updated_node.with_changes(body=[*body[:-1], last_small]), *helpers]
-        )
+        line = updated_node.with_changes(body=[*body[:-1], last_small])
+        return cst.FlattenSentinel([line, *helpers])
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        defined = {s.name.value for s in updated_node.body if isinstance(s, cst.FunctionDef)}
-        if not self.referenced or "derivative" in defined:
+        added = _definitions(self.referenced, self.defined)
+        if not added:
             return updated_node
         at = first_lines_end(updated_node.body)
-        body = [*updated_node.body[:at], _helper("derivative"), *updated_node.body[at:]]
-        return updated_node.with_changes(body=body)
+        return updated_node.with_changes(
+            body=[*updated_node.body[:at], *added, *updated_node.body[at:]]
+        )
 
 
-def _rewrite(context: RuleContext) -> cst.CSTTransformer:
-    return _Derivative(context)
+def _vendor(*functions: str) -> Callable[[RuleContext], cst.CSTTransformer]:
+    return lambda context: _Vendor(context, functions)
 
+
+_IMAGES = (
+    "grey = np.array([[0.0, 0.5], [1.0, 0.25]])\n"
+    "small = imresize(grey, (4, 4), interp='nearest')\n"
+    "rgb = imresize(np.zeros((2, 2, 3), dtype=np.uint8) + 200, 50)\n"
+    "imsave('g.png', grey)\nimg = scipy.misc.toimage(grey)\n"
+)
+_IMAGES_BEFORE = (
+    "import numpy as np\nfrom PIL import Image\nfrom scipy.misc import imresize, imsave\n"
+    "import scipy.misc\n" + _IMAGES
+)
+_IMAGES_AFTER = (
+    _TOIMAGE.format(name="toimage")
+    + "import numpy as np\nfrom PIL import Image\n"
+    + _BYTESCALE
+    + _HELPERS["_scipy_misc_toimage"]
+    + _IMRESIZE.format(name="imresize")
+    + _IMSAVE.format(name="imsave")
+    + "import scipy.misc\n"
+    + _IMAGES.replace("scipy.misc.toimage", "toimage")
+)
 
 RULES = (
     Rule(
@@ -123,7 +251,7 @@ RULES = (
         summary="`scipy.misc.derivative` (no successor in SciPy) -> its own definition, carried "
         "into the cell that imported it (central differences, SciPy's weights)",
         kind=Kind.API,
-        rewrite=cst_rewrite(_rewrite),
+        rewrite=cst_rewrite(_vendor("derivative")),
         symptoms=(
             Symptom("ImportError", r"cannot import name 'derivative' from 'scipy\.misc'"),
             Symptom("AttributeError", r"module 'scipy\.misc' has no attribute 'derivative'"),
@@ -146,6 +274,38 @@ RULES = (
                 check="abs(grad - 12.000001) < 1e-9 "
                 "and np.allclose(hess, -np.sin([0.5, 1.0]), atol=1e-7) "
                 "and abs(third - 24.0) < 1e-9",
+            ),
+        ),
+    ),
+    Rule(
+        id="scipy.misc-image-helpers",
+        library="scipy",
+        changed_in="1.3",
+        summary="`scipy.misc.imresize` / `imsave` / `toimage` -> their own definitions carried "
+        "into the cell (PIL underneath, as they were; non-uint8 arrays byte-scaled to 0-255 "
+        "first, as SciPy did)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_vendor("imresize", "imsave", "toimage")),
+        symptoms=(
+            Symptom(
+                "ImportError", r"cannot import name '(imresize|imsave|toimage)' from 'scipy\.misc'"
+            ),
+            Symptom(
+                "AttributeError",
+                r"module 'scipy\.misc' has no attribute '(imresize|imsave|toimage)'",
+            ),
+        ),
+        gone=lambda: lacks("scipy.misc", "imresize"),
+        examples=(
+            Example(
+                before=_IMAGES_BEFORE,
+                after=_IMAGES_AFTER,
+                error="ImportError",
+                # floats are byte-scaled: 0.5 -> 128, 0.25 -> 64; an int size is a percentage
+                check="small.tolist() == [[0, 0, 128, 128], [0, 0, 128, 128], [255, 255, 64, 64], "
+                "[255, 255, 64, 64]] and rgb.shape == (1, 1, 3) and rgb[0, 0, 0] == 200 "
+                "and np.array(Image.open('g.png')).tolist() == [[0, 128], [255, 64]] "
+                "and img.mode == 'L' and img.size == (2, 2)",
             ),
         ),
     ),
