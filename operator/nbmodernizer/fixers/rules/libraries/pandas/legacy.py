@@ -3,7 +3,7 @@ DataFrame/Series methods, `.dt.week`, constructors, keywords, moved functions.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import libcst as cst
 
@@ -148,32 +148,35 @@ _METHODS: dict[str, MethodBuilder] = {
     "sort_index": _sort_index_by,
     "get_dtype_counts": _dtype_counts,
     "mad": _mad,
-    "swapaxes": _swapaxes,
-    "bool": _bool,
 }
 _REMOVED = "|".join(name for name in _METHODS if name != "sort_index")
+# names other libraries still use (ndarray.swapaxes, torch's Tensor.bool): only reactive
+_SHARED: dict[str, MethodBuilder] = {"swapaxes": _swapaxes, "bool": _bool}
 
 
 class _Methods(cst.CSTTransformer):
-    def __init__(self, context: RuleContext) -> None:
+    def __init__(self, context: RuleContext, methods: Mapping[str, MethodBuilder]) -> None:
         self.context = context
+        self.methods = methods
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in _METHODS:
+        if not isinstance(func, cst.Attribute) or func.attr.value not in self.methods:
             return updated_node
         receiver = func.value
         if is_module_receiver(receiver, self.context) or (
             isinstance(receiver, cst.Attribute) and receiver.attr.value == "str"
         ):
             return updated_node  # `np.pad(...)`, `s.str.pad(5)`
-        result = _METHODS[func.attr.value](updated_node, func)
+        result = self.methods[func.attr.value](updated_node, func)
         return updated_node if result is None else result
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
-        if updated_node.attr.value == "ftypes":  # 'float64:dense' -> float64
+        if (
+            updated_node.attr.value == "ftypes" and "order" in self.methods
+        ):  # 'float64:dense' -> float64
             return updated_node.with_changes(attr=cst.Name("dtypes"))
         return updated_node
 
@@ -349,13 +352,11 @@ RULES = (
         "`sort_index(level=l)`, `reindex_axis` -> `reindex`, `sort_index(by=)` -> "
         "`sort_values(by=)`, `get_dtype_counts()` -> `dtypes.value_counts()`, `ftypes` -> "
         "`dtypes`, `backfill`/`pad` -> `bfill`/`ffill`, `mad()` -> "
-        "`(x - x.mean()).abs().mean()`, `swapaxes(0, 1)` -> `transpose()`, `x.bool()` -> "
-        "`bool(x.squeeze())`",
+        "`(x - x.mean()).abs().mean()`",
         kind=Kind.API,
-        rewrite=cst_rewrite(_Methods),
+        rewrite=cst_rewrite(lambda context: _Methods(context, _METHODS)),
         symptoms=(
             missing(FRAME_OR_SERIES, f"({_REMOVED}|ftypes)"),
-            missing(FRAME_OR_SERIES, "bool"),
             Symptom("TypeError", r"sort_index\(\) got an unexpected keyword argument 'by'"),
         ),
         gone=_series_gone,
@@ -365,34 +366,54 @@ RULES = (
                 "ordered = s.order()\nclipped = s.clip_upper(2.5)\nlow = s.clip_lower(1.5)\n"
                 "counts = frame.get_dtype_counts()\nby = frame.sort_index(by='a')\n"
                 "kinds = frame.ftypes\nfilled = pd.Series([None, 1.0]).backfill()\n"
-                "m = s.mad()\nt = frame.swapaxes(0, 1)\nlevels = frame.sortlevel()\n"
-                "r = frame.reindex_axis(['a'], 1)\nv = pd.Series([1.0, None]).valid()\n"
-                "flag = pd.Series([True]).bool()\n",
+                "m = s.mad()\nlevels = frame.sortlevel()\n"
+                "r = frame.reindex_axis(['a'], 1)\nv = pd.Series([1.0, None]).valid()\n",
                 after=_FRAME + "s = frame['a']\n"
                 "ordered = s.sort_values()\nclipped = s.clip(upper=2.5)\nlow = s.clip(lower=1.5)\n"
                 "counts = frame.dtypes.value_counts()\nby = frame.sort_values(by='a')\n"
                 "kinds = frame.dtypes\nfilled = pd.Series([None, 1.0]).bfill()\n"
-                "m = (s - s.mean()).abs().mean()\nt = frame.transpose()\n"
+                "m = (s - s.mean()).abs().mean()\n"
                 "levels = frame.sort_index(level=0)\n"
-                "r = frame.reindex(['a'], axis=1)\nv = pd.Series([1.0, None]).dropna()\n"
-                "flag = bool(pd.Series([True]).squeeze())\n",
+                "r = frame.reindex(['a'], axis=1)\nv = pd.Series([1.0, None]).dropna()\n",
                 error="AttributeError",
                 check="ordered.tolist() == [1.0, 2.0, 3.0] and clipped.max() == 2.5 "
                 "and low.min() == 1.5 and counts.tolist() == [1] "
                 "and by['a'].tolist() == [1.0, 2.0, 3.0] and kinds['a'] == 'float64' "
                 "and filled.tolist() == [1.0, 1.0] and abs(m - 2 / 3) < 1e-12 "
-                "and t.shape == (1, 3) and levels.index.tolist() == [0, 1, 2] "
-                "and r.columns.tolist() == ['a'] and v.tolist() == [1.0] and flag is True",
+                "and levels.index.tolist() == [0, 1, 2] "
+                "and r.columns.tolist() == ['a'] and v.tolist() == [1.0]",
             ),
             Example(
                 before="import numpy as np\nimport pandas as pd\n"
                 "s = pd.Series(['a', 'b'])\npadded = s.str.pad(3)\ngrid = np.pad([1], 1)\n"
+                "cube = np.zeros((2, 3, 4)).swapaxes(0, 1)\n"
                 "m = s.order()\n",
                 after="import numpy as np\nimport pandas as pd\n"
                 "s = pd.Series(['a', 'b'])\npadded = s.str.pad(3)\ngrid = np.pad([1], 1)\n"
+                "cube = np.zeros((2, 3, 4)).swapaxes(0, 1)\n"
                 "m = s.sort_values()\n",
                 error="AttributeError",
-                check="padded.tolist() == ['  a', '  b'] and grid.tolist() == [0, 1, 0]",
+                check="padded.tolist() == ['  a', '  b'] and grid.tolist() == [0, 1, 0] "
+                "and cube.shape == (3, 2, 4)",
+            ),
+        ),
+    ),
+    Rule(
+        id="pandas.frame-swapaxes-bool",
+        library="pandas",
+        changed_in="3.0",
+        summary="`df.swapaxes(0, 1)` -> `df.transpose()`, `x.bool()` -> `bool(x.squeeze())`; "
+        "only in a cell that failed on it (ndarrays keep `swapaxes`, torch tensors `.bool()`)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda context: _Methods(context, _SHARED)),
+        symptoms=(missing(FRAME_OR_SERIES, "(swapaxes|bool)"),),
+        gone=None,
+        examples=(
+            Example(
+                before=_FRAME + "t = frame.swapaxes(0, 1)\nflag = pd.Series([True]).bool()\n",
+                after=_FRAME + "t = frame.transpose()\nflag = bool(pd.Series([True]).squeeze())\n",
+                error="AttributeError",
+                check="t.shape == (1, 3) and t.columns.tolist() == [2, 0, 1] and flag is True",
             ),
         ),
     ),
