@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from nbmodernizer.fixers.rules import Rule, all_rules
@@ -27,7 +29,6 @@ def test_rule_ids_are_unique_and_every_rule_has_an_example() -> None:
 
 
 def test_published_rule_list_is_current(capsys: pytest.CaptureFixture[str]) -> None:
-    from pathlib import Path
 
     from nbmodernizer.cli import main
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from nbmodernizer.fixers.rules.libraries.pandas import (
     arguments,
     cow,
+    legacy,
     methods,
     namespace,
     readers,
     removed,
     renamed,
     str_dtype,
+    windows,
 )
 from nbmodernizer.fixers.rules.model import Library, Rule
 
@@ -24,4 +26,6 @@ RULES: tuple[Rule, ...] = (
     *cow.RULES,
     *str_dtype.RULES,
     *renamed.RULES,
+    *legacy.RULES,
+    *windows.RULES,
 )

@@ -217,17 +217,20 @@ class MixedColumnAssignment(cst.CSTTransformer):
             return frame, label_node, key
         return None
 
-    @staticmethod
-    def _made_object(statement: cst.Assign) -> tuple[str, str] | None:
-        """(frame, column) for `df['c'] = df['c'].astype(object)`."""
-        target = statement.targets[0].target
-        if not isinstance(target, cst.Subscript) or code(statement.value) != (
-            f"{code(target)}.astype(object)"
-        ):
-            return None
-        frame, label = dotted_name(target.value), single_index(target)
-        text = string_literal(label) if label is not None else None
-        return (frame, text) if frame is not None and text is not None else None
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        """A cast already there (`df['c'] = df['c'].astype(object)`, this rule's own) counts
+        as done: the rule applied to its output changes nothing."""
+        for statement in node.body:
+            if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+                continue
+            target = statement.targets[0].target
+            if not isinstance(target, cst.Subscript) or code(statement.value) != (
+                f"{code(target)}.astype(object)"
+            ):
+                continue
+            frame, label = dotted_name(target.value), single_index(target)
+            if frame is not None and label is not None and string_literal(label) is not None:
+                self.done.add((frame, string_literal(label) or ""))
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -235,10 +238,6 @@ class MixedColumnAssignment(cst.CSTTransformer):
         added: list[cst.BaseSmallStatement] = []
         for statement in updated_node.body:
             if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
-                continue
-            made = self._made_object(statement)
-            if made is not None:  # the rule's own line, or the notebook's: the column is done
-                self.done.add(made)
                 continue
             if string_literal(statement.value) is not None or code(statement.value) == "None":
                 continue

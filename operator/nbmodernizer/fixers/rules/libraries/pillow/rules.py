@@ -97,6 +97,33 @@ class _GetSize(cst.CSTTransformer):
         return _size_from_bbox(call.with_changes(func=func.with_changes(attr=cst.Name("getbbox"))))
 
 
+def _get_offset(call: cst.Call) -> cst.BaseExpression | None:
+    """`font.getoffset(text)` -> `font.getbbox(text)[:2]`: in Pillow 9 both read the same
+    (size, offset) pair from FreeType for the text, getbbox adding the size to the offset."""
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    func = call.func
+    assert isinstance(func, cst.Attribute)
+    sliced = expression("x[:2]")
+    assert isinstance(sliced, cst.Subscript)
+    return sliced.with_changes(
+        value=call.with_changes(func=func.with_changes(attr=cst.Name("getbbox")))
+    )
+
+
+class _GetOffset(cst.CSTTransformer):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if method_name(updated_node) != "getoffset":
+            return updated_node
+        return _get_offset(updated_node) or updated_node
+
+
+def _getoffset_gone() -> bool:
+    from PIL import ImageFont
+
+    return not hasattr(ImageFont.FreeTypeFont, "getoffset")
+
+
 _FONT = (
     "import os\nimport matplotlib\nfrom PIL import Image, ImageDraw, ImageFont\n"
     "font = ImageFont.truetype(os.path.join(matplotlib.get_data_path(), "
@@ -215,6 +242,30 @@ RULES = (
                 + "n = os.path.getsize(os.path.join(matplotlib.get_data_path(), 'matplotlibrc'))\n",
                 error="AttributeError",
                 check="(width, height) == (41, 16) and tuple(size2) == (50, 20) and n > 0",
+            ),
+        ),
+    ),
+    Rule(
+        id="pillow.font-getoffset",
+        library="pillow",
+        changed_in="10.0",
+        summary="`font.getoffset(text)` -> `font.getbbox(text)[:2]` (the same offset)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda _context: _GetOffset()),
+        symptoms=(
+            Symptom(
+                "AttributeError",
+                r"'(FreeTypeFont|TransposedFont)' object has no attribute 'getoffset'",
+            ),
+        ),
+        gone=_getoffset_gone,
+        examples=(
+            Example(
+                before=_FONT + "dx, dy = font.getoffset('hello')\n",
+                after=_FONT + "dx, dy = font.getbbox('hello')[:2]\n",
+                error="AttributeError",
+                # DejaVu Sans at 17 px: the ink of 'hello' starts 3 px below the top
+                check="(dx, dy) == (0, 3)",
             ),
         ),
     ),

@@ -8,6 +8,7 @@ from nbmodernizer.fixers.rules.libraries.sklearn import (
     removed_parameters,
     renamed_apis,
     renamed_parameters,
+    replaced,
     values,
 )
 from nbmodernizer.fixers.rules.model import Library, Rule
@@ -20,4 +21,5 @@ RULES: tuple[Rule, ...] = (
     *removed_parameters.RULES,
     *renamed_parameters.RULES,
     *defaults.RULES,
+    *replaced.RULES,
 )
