@@ -35,6 +35,8 @@ from corpus.runs import (  # noqa: E402
     execute_and_grade,
     fidelity_flags,
     modernize,
+    reference_inputs,
+    stopped_for_environment,
 )
 
 GOAL = 0.80
@@ -52,6 +54,7 @@ class Row:
     iterations: int
     fixes: int
     stop_reason: str
+    environment_stop: bool  # stopped after one execution, the environment problem named
     final_error: str
     final_score: float | None
     target: float
@@ -75,7 +78,13 @@ def run_case(case: Case, references: bool) -> Row:
         status = modernize(case, work / "out")
         final = work / "out" / "final.ipynb"
         regraded = execute_and_grade(case, final, work / "final") if final.is_file() else None
-        reference = execute_and_grade(case, case.reference, work / "ref") if references else None
+        reference = (
+            execute_and_grade(
+                case, case.reference, work / "ref", reference_inputs(case, work / "inputs")
+            )
+            if references
+            else None
+        )
     final_error = ""
     if regraded is None:
         final_error = "no final notebook"
@@ -94,6 +103,7 @@ def run_case(case: Case, references: bool) -> Row:
         iterations=status.iterations,
         fixes=len(status.fixes),
         stop_reason=(status.stop_reason or "")[:200],
+        environment_stop=stopped_for_environment(status),
         final_error=final_error,
         final_score=regraded.score if regraded else None,
         target=case.resource.spec.score.target,
@@ -155,8 +165,11 @@ def render(rows: Sequence[Row], references: bool) -> str:
         f"{sum(bool(r.blocking) for r in rows)}"
     )
     stops = [r for r in rows if r.expect == "environment-stop"]
-    stopped = sum(r.iterations == 1 for r in stops)
-    add(f"environment cases stopped after the first execution: {_share(stopped, len(stops))}")
+    stopped = sum(r.environment_stop for r in stops)
+    add(
+        "environment-stop cases stopped after the first execution, naming what is missing: "
+        f"{_share(stopped, len(stops))}"
+    )
     for title, key in (("library", "library"), ("class", "klass"), ("expect", "expect")):
         groups: dict[str, list[Row]] = {}
         for r in rows:

@@ -48,6 +48,9 @@ NOTEBOOK, SPEC, CASE_YAML, ANSWERS, INPUT = (
     "input",
 )
 REFERENCE = Path("reference") / "notebook.ipynb"
+# Only for `expect: environment-stop`: the files the environment lacks (an attached dataset),
+# which the reference reads beside input/ so that its score, the target, can be measured.
+REFERENCE_INPUTS = Path("reference") / "input"
 # What every case's spec says besides its metric, target and id column.
 SPEC_TOLERANCE = 0.10
 SPEC_TIMEOUT_SECONDS = 60
@@ -99,6 +102,12 @@ class Case:
     def inputs(self) -> Path:
         return self.folder / INPUT
 
+    @property
+    def reference_inputs(self) -> Path | None:
+        """The files the environment lacks, for the reference only (environment-stop)."""
+        folder = self.folder / REFERENCE_INPUTS
+        return folder if folder.is_dir() else None
+
 
 def case_folders(root: Path = CASES) -> list[Path]:
     """Every case folder (a folder with a case.yaml), sorted by name."""
@@ -122,6 +131,8 @@ def load_case(folder: Path, census: Sequence[CensusRow]) -> Case:
         problems.append(f"folder name {name!r}: lower-case words joined by dashes")
     _check_facts(name, facts, census, problems)
     _check_files(folder, resource, problems)
+    if (folder / REFERENCE_INPUTS).is_dir() and facts.get("expect") != "environment-stop":
+        problems.append(f"{REFERENCE_INPUTS}/: only an environment-stop case has one")
     if problems or resource is None:
         raise CaseError(name, problems)
     return Case(
@@ -264,17 +275,19 @@ def _check_files(folder: Path, resource: NotebookModernization | None, problems:
     inputs = folder / INPUT
     if not inputs.is_dir():
         problems.append(f"{INPUT}/: missing (the data the notebook reads)")
-    else:
-        files = [p for p in inputs.rglob("*") if p.is_file()]
-        size = sum(p.stat().st_size for p in files)
-        if size > MAX_INPUT_BYTES:
-            problems.append(f"{INPUT}/: {size} bytes, over the {MAX_INPUT_BYTES} limit")
-        answers_bytes = (folder / ANSWERS).read_bytes() if (folder / ANSWERS).is_file() else None
-        for path in files:
-            if path.name == ANSWERS or (
-                answers_bytes is not None and path.read_bytes() == answers_bytes
-            ):
-                problems.append(f"{INPUT}/: {path.relative_to(folder)} holds the answers")
+    files = [p for root in (inputs, folder / REFERENCE_INPUTS) for p in root.rglob("*")]
+    files = [p for p in files if p.is_file()]
+    size = sum(p.stat().st_size for p in files)
+    if size > MAX_INPUT_BYTES:
+        problems.append(
+            f"{INPUT}/ and {REFERENCE_INPUTS}/: {size} bytes, over the {MAX_INPUT_BYTES} limit"
+        )
+    answers_bytes = (folder / ANSWERS).read_bytes() if (folder / ANSWERS).is_file() else None
+    for path in files:
+        if path.name == ANSWERS or (
+            answers_bytes is not None and path.read_bytes() == answers_bytes
+        ):
+            problems.append(f"{path.relative_to(folder)} holds the answers")
     if resource is not None:
         try:
             load_answers(folder / ANSWERS, resource.spec.score.id_column)

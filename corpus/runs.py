@@ -8,6 +8,7 @@ own report.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,12 +38,27 @@ class Graded:
         return self.error is None and self.failure is None
 
 
-def execute_and_grade(case: Case, notebook: Path, scratch: Path) -> Graded:
-    """Execute `notebook` against the case's inputs in a fresh folder under `scratch` (which
-    must not exist yet), then grade its submission with nbmodernizer's grader."""
+def reference_inputs(case: Case, scratch: Path) -> Path:
+    """The inputs the reference reads: the case's, plus (environment-stop) what the
+    environment lacks, merged into a copy under `scratch`."""
+    extra = case.reference_inputs
+    if extra is None:
+        return case.inputs
+    merged = scratch / "reference-inputs"
+    shutil.copytree(case.inputs, merged)
+    shutil.copytree(extra, merged, dirs_exist_ok=True)
+    return merged
+
+
+def execute_and_grade(
+    case: Case, notebook: Path, scratch: Path, inputs: Path | None = None
+) -> Graded:
+    """Execute `notebook` against `inputs` (default: the case's) in a fresh folder under
+    `scratch` (which must not exist yet), then grade its submission with nbmodernizer's
+    grader."""
     spec = case.resource.spec
     loaded = parse_notebook(notebook.read_bytes()).notebook
-    folder = prepare_run_folder(scratch, case.inputs)
+    folder = prepare_run_folder(scratch, inputs or case.inputs)
     result = execute_notebook(loaded, folder, spec.execution.timeout_seconds)
     error = result.cell_errors[0] if result.cell_errors else None
     failure = None
@@ -69,6 +85,17 @@ def execute_and_grade(case: Case, notebook: Path, scratch: Path) -> Graded:
 def modernize(case: Case, out: Path) -> ModernizationStatus:
     """`nbmod modernize <case>/spec.yaml --out <out>` (the spec says fixers: [rules])."""
     return modernize_file(case.spec_path, out, parallel_runs=1).status
+
+
+# How the diagnosis names an environment problem (nbmodernizer.diagnose.environment_problem).
+ENVIRONMENT_DETAILS = ("missing input:", "runs have no network", "protobuf in the image")
+
+
+def stopped_for_environment(status: ModernizationStatus) -> bool:
+    """The run ended after its first execution, its last error naming what the environment
+    lacks (a missing input, a download, a broken package)."""
+    said = f"{status.last_error or ''} {status.stop_reason or ''}"
+    return status.iterations == 1 and any(d in said for d in ENVIRONMENT_DETAILS)
 
 
 def blocking_flags(status: ModernizationStatus) -> list[str]:
