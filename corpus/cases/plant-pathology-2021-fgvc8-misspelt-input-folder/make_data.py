@@ -14,7 +14,7 @@ colours = {"healthy": (40, 160, 40), "scab": (120, 110, 40), "rust": (170, 80, 3
 def image(folder, name, label):
     folder.mkdir(parents=True, exist_ok=True)
     base = np.array(colours[label], dtype=float)
-    pixels = (base + rng.normal(0, 25, (8, 8, 3))).clip(0, 255).astype(np.uint8)
+    pixels = (base + rng.normal(0, 90, (8, 8, 3))).clip(0, 255).astype(np.uint8)
     Image.fromarray(pixels).save(folder / name, quality=90)
 
 

@@ -20,9 +20,9 @@ def frame(n, start):
     return df, ec1, ec2
 
 
-train, ec1, ec2 = frame(500, 0)
-train = train.assign(EC1=ec1, EC2=ec2, EC3=rng.integers(0, 2, 500), EC4=rng.integers(0, 2, 500), EC5=0, EC6=0)
+train, ec1, ec2 = frame(300, 0)
+train = train.assign(EC1=ec1, EC2=ec2, EC3=rng.integers(0, 2, 300), EC4=rng.integers(0, 2, 300), EC5=0, EC6=0)
 train.to_csv(folder / "train.csv", index=False)
-test, t1, t2 = frame(200, 500)
+test, t1, t2 = frame(150, 300)
 test.to_csv(folder / "test.csv", index=False)
 pd.DataFrame({"id": test.id, "EC1": t1, "EC2": t2}).to_csv("answers.csv", index=False)
