@@ -5,6 +5,10 @@ that keeps a real Kaggle kernel's failing lines, its data, its private answers, 
 `nbmod modernize` and a hand-modernized reference. `load_case` reads one and raises
 `CaseError` listing every problem, each naming the case and the field; nothing here runs a
 notebook (corpus/runs.py does).
+
+One addition to the format: an `expect: environment-stop` case may hold, in
+`reference/input/`, the files the environment lacks (an attached dataset), so that its
+reference can run and its target be measured; the legacy notebook and the loop never see them.
 """
 
 from __future__ import annotations
