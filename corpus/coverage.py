@@ -1,7 +1,8 @@
 """Write docs/coverage.md: the census of real errors, the removal lists and the rules.
 
-Reads corpus/census.csv, corpus/removals/*.csv and the rule catalog
-(`nbmodernizer.fixers.rules.catalog.RULES`), and writes docs/coverage.md.
+Reads corpus/census.csv, corpus/removals/*.csv, the census rows the runnable cases name
+(corpus/cases/*/case.yaml) and the rule catalog (`nbmodernizer.fixers.rules.catalog.RULES`),
+and writes docs/coverage.md.
 
     PYTHONPATH=operator python corpus/coverage.py            # rewrite docs/coverage.md
     PYTHONPATH=operator python corpus/coverage.py --check    # exit 1 when it is stale
@@ -18,11 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 CENSUS = ROOT / "corpus" / "census.csv"
 REMOVALS = ROOT / "corpus" / "removals"
 DOC = ROOT / "docs" / "coverage.md"
 AUDIT = ROOT / "corpus" / "audit-fixers-issue.csv"
+CASES = ROOT / "corpus" / "cases"
 
 CENSUS_COLUMNS = (
     "source",
@@ -266,6 +270,16 @@ def audit_rewrites(rows: Sequence[AuditRow]) -> list[tuple[AuditRow, bool]]:
     return found
 
 
+def read_case_sources(folder: Path = CASES) -> dict[tuple[str, str], list[str]]:
+    """(census source, exception) -> the runnable cases that reproduce that census row."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(folder.glob("*/case.yaml")):
+        facts = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for source in facts.get("census") or []:
+            out.setdefault((source, str(facts.get("exception", ""))), []).append(path.parent.name)
+    return out
+
+
 class RuleLike:
     """What this document needs of a rule (the catalog's `Rule` has it)."""
 
@@ -320,6 +334,7 @@ def render(
     removals: Sequence[Removal],
     rules: Sequence[RuleLike],
     audit: Sequence[tuple[AuditRow, bool]] = (),
+    cases: dict[tuple[str, str], list[str]] | None = None,
 ) -> str:
     rule_ids = {rule.id for rule in rules}
     lines: list[str] = []
@@ -401,8 +416,20 @@ def render(
     add("the exception and message (`Rule.matches_error`); `symptom matches` lists every rule")
     add("whose symptom matches, which is not the same as a rule that fixes it.")
     add("")
-    add("| # | signature | class | handled by | symptom matches |")
-    add("|---|---|---|---|---|")
+    cases = cases or {}
+
+    def cases_of(rows: Iterable[CensusRow]) -> list[str]:
+        return sorted({c for r in rows for c in cases.get((r.source, r.exception), [])})
+
+    with_case = [r for r in census if cases.get((r.source, r.exception))]
+    add(
+        f"`case`: the runnable cases (`corpus/cases/`, `python benchmarks/corpus.py`) that keep a "
+        f"row's failing lines; {len(with_case)} census rows have one, in "
+        f"{len({c for names in cases.values() for c in names})} cases."
+    )
+    add("")
+    add("| # | signature | class | handled by | symptom matches | case |")
+    add("|---|---|---|---|---|---|")
     by_sig: dict[str, list[CensusRow]] = {}
     for row in census:
         by_sig.setdefault(row.signature, []).append(row)
@@ -423,7 +450,11 @@ def render(
         else:
             handled = ", ".join(f"`{h}`" for h in handlers)
         shown = ", ".join(f"`{m}`" for m in matches[:3]) + (" ..." if len(matches) > 3 else "")
-        add(f"| {len(rows)} | `{_cell(sig)}` | {klass} | {_cell(handled)} | {shown or '-'} |")
+        named = ", ".join(cases_of(rows)) or "-"
+        add(
+            f"| {len(rows)} | `{_cell(sig)}` | {klass} | {_cell(handled)} | {shown or '-'} "
+            f"| {named} |"
+        )
         if len(rows) >= SIGNATURE_GOAL_MIN_COUNT and left:
             uncovered_frequent.append((sig, len(rows), klass, len(rows) - len(left)))
     add("")
@@ -561,7 +592,13 @@ def render(
 
 
 def generate() -> str:
-    return render(read_census(), read_removals(), load_rules(), audit_rewrites(read_audit()))
+    return render(
+        read_census(),
+        read_removals(),
+        load_rules(),
+        audit_rewrites(read_audit()),
+        read_case_sources(),
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,223 @@
+"""The runnable corpus (corpus/cases/): how many real failures the rules alone bring back.
+
+    python benchmarks/corpus.py [--jobs 2] [--cases a,b] [--json FILE] [--references]
+
+For every case: execute the legacy notebook and check that it fails today with the exception
+and message its case.yaml records; modernize it with `fixers: [rules]` (what `nbmod modernize`
+does; cost $0); then execute the final notebook again in a fresh folder and grade it against
+answers.csv with nbmodernizer's grader (the loop's own report is not trusted for the score).
+Prints a table per case and the totals: reproduced, error-free, by library, by class,
+iterations used, the share of `api-drift` cases reproduced by the rules alone (issue #9's goal:
+80%), and the cases whose final revision carries a fidelity flag (a model or hyperparameter
+changed) or a blocking one. `--references` also executes each hand-modernized reference and
+prints its score beside the spec's target. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from corpus.cases import Case, load_cases  # noqa: E402
+from corpus.runs import (  # noqa: E402
+    blocking_flags,
+    execute_and_grade,
+    fidelity_flags,
+    modernize,
+    reference_inputs,
+    stopped_for_environment,
+)
+
+GOAL = 0.80
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    library: str
+    klass: str
+    expect: str
+    legacy_error: str  # `Exception: message` of the legacy run ('' when it ran clean)
+    legacy_as_recorded: bool
+    outcome: str
+    iterations: int
+    fixes: int
+    stop_reason: str
+    environment_stop: bool  # stopped after one execution, the environment problem named
+    final_error: str
+    final_score: float | None
+    target: float
+    reproduced: bool  # re-executed and re-graded here, within tolerance, error-free
+    error_free: bool
+    flags: list[str]
+    blocking: list[str]
+    reference_score: float | None
+    seconds: float
+
+
+def run_case(case: Case, references: bool) -> Row:
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=f"corpus-{case.name}-") as scratch:
+        work = Path(scratch)
+        legacy = execute_and_grade(case, case.notebook, work / "legacy")
+        error = legacy.error
+        as_recorded = (
+            error is not None and error.ename == case.exception and case.message in error.evalue
+        )
+        status = modernize(case, work / "out")
+        final = work / "out" / "final.ipynb"
+        regraded = execute_and_grade(case, final, work / "final") if final.is_file() else None
+        reference = (
+            execute_and_grade(
+                case, case.reference, work / "ref", reference_inputs(case, work / "inputs")
+            )
+            if references
+            else None
+        )
+    final_error = ""
+    if regraded is None:
+        final_error = "no final notebook"
+    elif regraded.error is not None:
+        final_error = f"{regraded.error.ename}: {regraded.error.evalue[:120]}"
+    elif regraded.failure:
+        final_error = regraded.failure
+    return Row(
+        name=case.name,
+        library=case.library or "-",
+        klass=case.klass,
+        expect=case.expect,
+        legacy_error=f"{error.ename}: {error.evalue[:120]}" if error else "",
+        legacy_as_recorded=as_recorded,
+        outcome=status.outcome.value if status.outcome else "-",
+        iterations=status.iterations,
+        fixes=len(status.fixes),
+        stop_reason=(status.stop_reason or "")[:200],
+        environment_stop=stopped_for_environment(status),
+        final_error=final_error,
+        final_score=regraded.score if regraded else None,
+        target=case.resource.spec.score.target,
+        reproduced=bool(regraded and regraded.reproduced),
+        error_free=bool(regraded and regraded.error_free),
+        flags=fidelity_flags(status),
+        blocking=blocking_flags(status),
+        reference_score=reference.score if reference else None,
+        seconds=round(time.monotonic() - started, 1),
+    )
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({part / whole:.0%})" if whole else "0/0"
+
+
+def render(rows: Sequence[Row], references: bool) -> str:
+    lines: list[str] = []
+    add = lines.append
+    head = "| case | library | class | expect | legacy fails as recorded | outcome | iter | "
+    head += "score (target) | reproduced | error-free | flags |"
+    if references:
+        head += " reference |"
+    add(head)
+    add("|" + "---|" * head.count(" |"))
+    for r in rows:
+        score = "-" if r.final_score is None else f"{r.final_score:.4f}"
+        line = (
+            f"| {r.name} | {r.library} | {r.klass} | {r.expect} | "
+            f"{'yes' if r.legacy_as_recorded else 'NO: ' + (r.legacy_error or 'ran clean')} | "
+            f"{r.outcome} | {r.iterations} | {score} ({r.target}) | "
+            f"{'yes' if r.reproduced else 'no'} | {'yes' if r.error_free else 'no'} | "
+            f"{'; '.join(r.flags) or '-'} |"
+        )
+        if references:
+            line += f" {'-' if r.reference_score is None else f'{r.reference_score:.4f}'} |"
+        add(line)
+    add("")
+    n = len(rows)
+    add(
+        f"cases: {n}; legacy fails as recorded: "
+        f"{_share(sum(r.legacy_as_recorded for r in rows), n)}"
+    )
+    add(f"reproduced (re-executed, re-graded): {_share(sum(r.reproduced for r in rows), n)}")
+    add(f"error-free: {_share(sum(r.error_free for r in rows), n)}")
+    drift = [r for r in rows if r.klass == "api-drift"]
+    drift_ok = sum(r.reproduced for r in drift)
+    goal = "met" if drift and drift_ok / len(drift) >= GOAL else "NOT met"
+    add(
+        f"api-drift reproduced by rules alone: {_share(drift_ok, len(drift))} "
+        f"(goal {GOAL:.0%}: {goal})"
+    )
+    missed = [r.name for r in drift if not r.reproduced]
+    if missed:
+        add(f"  api-drift not reproduced: {', '.join(missed)}")
+    add(
+        "models and hyperparameters kept (no fidelity flag on the final revision): "
+        f"{_share(sum(not r.flags for r in rows), n)}; blocking flags: "
+        f"{sum(bool(r.blocking) for r in rows)}"
+    )
+    stops = [r for r in rows if r.expect == "environment-stop"]
+    stopped = sum(r.environment_stop for r in stops)
+    add(
+        "environment-stop cases stopped after the first execution, naming what is missing: "
+        f"{_share(stopped, len(stops))}"
+    )
+    for title, key in (("library", "library"), ("class", "klass"), ("expect", "expect")):
+        groups: dict[str, list[Row]] = {}
+        for r in rows:
+            groups.setdefault(getattr(r, key), []).append(r)
+        parts = [
+            f"{g} {sum(r.reproduced for r in members)}/{len(members)}"
+            for g, members in sorted(groups.items())
+        ]
+        add(f"reproduced by {title}: {', '.join(parts)}")
+    iterations = Counter(r.iterations for r in rows)
+    add(
+        "executions per case: "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(iterations.items()))
+        + f"; total {sum(r.iterations for r in rows)}; rule fixes {sum(r.fixes for r in rows)}"
+    )
+    add("cost: $0 (fixers: [rules])")
+    add(f"wall time per case (s): {', '.join(f'{r.name} {r.seconds}' for r in rows)}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--jobs", type=int, default=1, help="cases at once (one kernel each)")
+    parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
+    parser.add_argument("--json", type=Path, default=None, help="write the rows as JSON here")
+    parser.add_argument(
+        "--references", action="store_true", help="also execute and score each reference"
+    )
+    args = parser.parse_args(argv)
+    cases = load_cases()
+    if args.cases:
+        wanted = [c.strip() for c in args.cases.split(",") if c.strip()]
+        unknown = sorted(set(wanted) - {c.name for c in cases})
+        if unknown:
+            parser.error(f"no such case(s): {', '.join(unknown)}")
+        cases = [c for c in cases if c.name in wanted]
+    started = time.monotonic()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            rows = list(pool.map(run_case, cases, [args.references] * len(cases)))
+    else:
+        rows = [run_case(case, args.references) for case in cases]
+    print(render(rows, args.references))
+    print(f"total wall time: {time.monotonic() - started:.0f} s with --jobs {args.jobs}")
+    if args.json is not None:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""Run a corpus case: execute one of its notebooks in a fresh folder and grade what it wrote,
+or modernize it with the rules loop (what `nbmod modernize` does).
+
+Both reuse nbmodernizer's own parts (the executor, the grader, the local driver), so the
+corpus measures the product as a user runs it; the grade here is independent of the loop's
+own report.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from corpus.cases import Case
+from nbmodernizer.engine import MAX_EXECUTION_BYTES
+from nbmodernizer.execute import execute_notebook, prepare_run_folder
+from nbmodernizer.fidelity import BLOCKING
+from nbmodernizer.grade import SubmissionError, grade_submission, load_answers, reproducibility
+from nbmodernizer.local import modernize_file
+from nbmodernizer.notebook import parse_notebook
+from nbmodernizer.status import CellError, ExecutionStatus, ModernizationStatus
+from nbmodernizer.store.layout import EXECUTION
+from nbmodernizer.store.revisions import LocalStore, read_execution
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One execution of a case's notebook, graded against the case's answers."""
+
+    error: CellError | None  # the first cell error
+    failure: str | None  # why it did not complete (a timeout, a dead kernel), else None
+    score: float | None
+    reason: str | None  # why there is no score
+    reproduced: bool  # error-free and within the spec's tolerance of the target
+    seconds: float
+
+    @property
+    def error_free(self) -> bool:
+        return self.error is None and self.failure is None
+
+
+def reference_inputs(case: Case, scratch: Path) -> Path:
+    """The inputs the reference reads: the case's, plus (environment-stop) what the
+    environment lacks, merged into a copy under `scratch`."""
+    extra = case.reference_inputs
+    if extra is None:
+        return case.inputs
+    merged = scratch / "reference-inputs"
+    shutil.copytree(case.inputs, merged)
+    shutil.copytree(extra, merged, dirs_exist_ok=True)
+    return merged
+
+
+def execute_and_grade(
+    case: Case, notebook: Path, scratch: Path, inputs: Path | None = None
+) -> Graded:
+    """Execute `notebook` against `inputs` (default: the case's) in a fresh folder under
+    `scratch` (which must not exist yet), then grade its submission with nbmodernizer's
+    grader."""
+    spec = case.resource.spec
+    loaded = parse_notebook(notebook.read_bytes()).notebook
+    folder = prepare_run_folder(scratch, inputs or case.inputs)
+    result = execute_notebook(loaded, folder, spec.execution.timeout_seconds)
+    error = result.cell_errors[0] if result.cell_errors else None
+    failure = None
+    if result.status is ExecutionStatus.TIMEOUT:
+        failure = f"timed out in cell {result.timed_out_cell}"
+    elif result.status is not ExecutionStatus.COMPLETED and error is None:
+        failure = result.failure or result.status.value
+    score: float | None = None
+    reason: str | None = None
+    try:
+        answers = load_answers(case.answers, spec.score.id_column)
+        score = grade_submission(folder.working / spec.score.submission, answers, spec.score)
+    except SubmissionError as problem:
+        reason = str(problem)
+    reproduced = (
+        score is not None
+        and error is None
+        and failure is None
+        and reproducibility([score], spec.score).reproduced
+    )
+    return Graded(error, failure, score, reason, reproduced, result.duration_seconds)
+
+
+def modernize(case: Case, out: Path) -> ModernizationStatus:
+    """`nbmod modernize <case>/spec.yaml --out <out>` (the spec says fixers: [rules])."""
+    return modernize_file(case.spec_path, out, parallel_runs=1).status
+
+
+# How the diagnosis names an environment problem (nbmodernizer.diagnose.environment_problem).
+ENVIRONMENT_DETAILS = ("missing input:", "runs have no network", "protobuf in the image")
+
+
+def stopped_for_environment(status: ModernizationStatus) -> bool:
+    """The run ended after its first execution, its last error naming what the environment
+    lacks (a missing input, a download, a broken package)."""
+    said = f"{status.last_error or ''} {status.stop_reason or ''}"
+    return status.iterations == 1 and any(d in said for d in ENVIRONMENT_DETAILS)
+
+
+def blocking_flags(status: ModernizationStatus) -> list[str]:
+    """The blocking fidelity flags of the run's revisions and fixes (`kind: detail`)."""
+    fidelities = [r.fidelity for r in status.revisions] + [f.fidelity for f in status.fixes]
+    return sorted(
+        {
+            f"{flag.kind}: {flag.detail}"
+            for fidelity in fidelities
+            if fidelity is not None
+            for flag in fidelity.flags
+            if flag.kind in BLOCKING
+        }
+    )
+
+
+def fidelity_flags(status: ModernizationStatus) -> list[str]:
+    """Every fidelity flag of the final revision (a changed model or hyperparameter shows)."""
+    if not status.revisions or status.revisions[-1].fidelity is None:
+        return []
+    return [f"{flag.kind}: {flag.detail}" for flag in status.revisions[-1].fidelity.flags]
+
+
+def first_error_of_revision(out: Path, revision: int = 0) -> CellError | None:
+    """The first cell error of a revision of a finished run (revision 0: the legacy notebook
+    as the loop executed it), read from the run's folder."""
+    runs = read_execution(LocalStore(out), revision, EXECUTION, MAX_EXECUTION_BYTES) or []
+    errors = [e for run in runs for e in run.cell_errors]
+    return errors[0] if errors else None
