@@ -12,7 +12,7 @@ import pytest
 from nbmodernizer import metrics
 from nbmodernizer.cli import main
 from nbmodernizer.diagnose import diagnose
-from nbmodernizer.loop import Executed, start, step
+from nbmodernizer.loop import Executed, Finish, NotFixed, RequestFix, start, step
 from nbmodernizer.status import (
     CellError,
     EnvironmentKind,
@@ -128,6 +128,18 @@ def test_a_run_that_ends_on_it_is_counted_by_kind() -> None:
     state, _ = step(state, Executed(0, execution, scored(None)))
     metrics.observe_finish(state)
     assert counter._value.get() == before + 1
+
+
+def test_the_stop_reason_names_what_the_environment_lacks_when_no_fixer_can_help() -> None:
+    state, _ = start(4)
+    state, action = step(state, Executed(0, failed("FileNotFoundError", MISSING), scored(None)))
+    assert isinstance(action, RequestFix)
+    _, finish = step(state, NotFixed("rules: no rule applies"))
+    assert isinstance(finish, Finish)
+    assert finish.reason.startswith(
+        "the environment lacks what the notebook needs (missing-input): cell 2: missing input: "
+    )
+    assert finish.reason.endswith("; no fixer changed the notebook: rules: no rule applies")
 
 
 @pytest.mark.kernel

@@ -147,7 +147,17 @@ def step(state: LoopState, event: Event) -> tuple[LoopState, Action]:
             return replace(state, pending_fix=fix), Execute(revision=fix.iteration)
         case NotFixed(reason=reason, spent=spent):
             state = replace(state, unattributed=state.unattributed.plus(spent))
-            return _finish(state, f"no fixer changed the notebook: {reason}")
+            return _finish(state, _not_fixed(state, reason))
+
+
+def _not_fixed(state: LoopState, notes: str) -> str:
+    """Why the loop stops when no fixer changed the notebook: what the environment lacks
+    first, where that is what failed (the fixers' notes would only say they had nothing)."""
+    diagnosis = state.attempts[-1].diagnosis if state.attempts else None
+    if diagnosis is not None and diagnosis.environment is not None:
+        lacks = f"the environment lacks what the notebook needs ({diagnosis.environment.value})"
+        return f"{lacks}: {diagnosis.detail}; no fixer changed the notebook: {notes}"
+    return f"no fixer changed the notebook: {notes}"
 
 
 def _after_execution(state: LoopState, event: Executed) -> tuple[LoopState, Action]:
