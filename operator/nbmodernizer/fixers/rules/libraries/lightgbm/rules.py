@@ -19,7 +19,11 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
-from nbmodernizer.fixers.rules.toolkit.imports import module_alias
+from nbmodernizer.fixers.rules.toolkit.imports import (
+    ImportingTransformer,
+    local_names,
+    module_alias,
+)
 from nbmodernizer.fixers.rules.toolkit.nodes import code, dotted_name, qualified
 
 SKLEARN_CLASSES = (
@@ -50,11 +54,30 @@ def _lacks(function: str, keyword: str) -> bool:
     return keyword not in inspect.signature(target).parameters
 
 
+class _CallbackNaming(ImportingTransformer):
+    """Names LightGBM's callback functions the way the cell can: `<prefix>.early_stopping`
+    after the module (`lgb.`), else the name the notebook imported it under (`from lightgbm
+    import early_stopping`), else `lightgbm.early_stopping` with `import lightgbm` added (never
+    a new bare name, which could shadow the notebook's own `early_stopping`)."""
+
+    def callback(self, prefix: str | None, function: str) -> str:
+        if prefix is not None:
+            return f"{prefix}.{function}"
+        bound = local_names(self.aliases, f"lightgbm.{function}")
+        if bound:
+            return bound[0]
+        return f"{self.module_ref('lightgbm')}.{function}"
+
+
 def _callbacks(
-    prefix: str, rounds: cst.Arg | None, verbose: cst.Arg | None, record: cst.Arg | None
+    name: Callable[[str], str],
+    rounds: cst.Arg | None,
+    verbose: cst.Arg | None,
+    record: cst.Arg | None,
 ) -> list[cst.BaseExpression]:
     """The callbacks that do what `early_stopping_rounds`, `verbose_eval` / `verbose` and
-    `evals_result` did (lightgbm 3.x: early stopping reported unless verbosity was off)."""
+    `evals_result` did (lightgbm 3.x: early stopping reported unless verbosity was off);
+    `name("early_stopping")` says how the cell names a callback function."""
     callbacks: list[cst.BaseExpression] = []
     quiet = verbose is not None and (
         (isinstance(verbose.value, cst.Name) and verbose.value.value == "False")
@@ -63,7 +86,7 @@ def _callbacks(
     if rounds is not None:
         extra = ", verbose=False" if quiet else ""
         callbacks.append(
-            cst.parse_expression(f"{prefix}.early_stopping({code(rounds.value)}{extra})")
+            cst.parse_expression(f"{name('early_stopping')}({code(rounds.value)}{extra})")
         )
     if verbose is not None and not quiet:
         value = verbose.value
@@ -73,9 +96,11 @@ def _callbacks(
             period = value.value
         else:
             period = f"int({code(value)})"
-        callbacks.append(cst.parse_expression(f"{prefix}.log_evaluation({period})"))
+        callbacks.append(cst.parse_expression(f"{name('log_evaluation')}({period})"))
     if record is not None:
-        callbacks.append(cst.parse_expression(f"{prefix}.record_evaluation({code(record.value)})"))
+        callbacks.append(
+            cst.parse_expression(f"{name('record_evaluation')}({code(record.value)})")
+        )
     return callbacks
 
 
@@ -104,13 +129,10 @@ def _with_callbacks(
     return without_keywords(call.with_changes(args=args), dropped)
 
 
-class _TrainCallbacks(cst.CSTTransformer):
+class _TrainCallbacks(_CallbackNaming):
     """`lgb.train(..., early_stopping_rounds=10, verbose_eval=50, evals_result=log)` ->
     `lgb.train(..., callbacks=[lgb.early_stopping(10), lgb.log_evaluation(50),
     lgb.record_evaluation(log)])`; `lgb.cv` too."""
-
-    def __init__(self, context: RuleContext) -> None:
-        self.context = context
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if qualified(updated_node.func, self.context.aliases) not in TRAINING_FUNCTIONS:
@@ -122,14 +144,12 @@ class _TrainCallbacks(cst.CSTTransformer):
             return updated_node
         func = dotted_name(updated_node.func) or ""
         prefix = func.rsplit(".", 1)[0] if "." in func else module_alias(self.context, "lightgbm")
-        if prefix is None:
-            return updated_node
-        if prefix.endswith(".engine"):
+        if prefix is not None and prefix.endswith(".engine"):
             prefix = prefix[: -len(".engine")]
         return _with_callbacks(
             updated_node,
             ["early_stopping_rounds", "verbose_eval", "evals_result"],
-            _callbacks(prefix, rounds, verbose, record),
+            _callbacks(lambda function: self.callback(prefix, function), rounds, verbose, record),
         )
 
 
@@ -154,14 +174,15 @@ def _assigned_models(module: cst.Module, context: RuleContext) -> set[str]:
 _FIT_KEYWORDS = ("early_stopping_rounds", "verbose")
 
 
-class _FitCallbacks(cst.CSTTransformer):
+class _FitCallbacks(_CallbackNaming):
     """`model.fit(X, y, eval_set=..., early_stopping_rounds=10, verbose=50)` on a LightGBM
     model -> `model.fit(X, y, eval_set=..., callbacks=[lgb.early_stopping(10),
     lgb.log_evaluation(50)])`: models built in the cell, or (reactive, `any_receiver`) the
     one such fit of the cell."""
 
     def __init__(self, context: RuleContext, any_receiver: bool) -> None:
-        self.context, self.any_receiver = context, any_receiver
+        super().__init__(context)
+        self.any_receiver = any_receiver
         self.models: set[str] = set()
         self.candidates = 0
 
@@ -197,12 +218,14 @@ class _FitCallbacks(cst.CSTTransformer):
         ):
             return updated_node
         prefix = module_alias(self.context, "lightgbm")
-        if prefix is None:
-            return updated_node
+        if prefix in self.models:  # `lgb = LGBMClassifier()` shadows `import lightgbm as lgb`
+            prefix = None
         rounds = keyword_arg(updated_node, "early_stopping_rounds")
         verbose = keyword_arg(updated_node, "verbose")
         return _with_callbacks(
-            updated_node, _FIT_KEYWORDS, _callbacks(prefix, rounds, verbose, None)
+            updated_node,
+            _FIT_KEYWORDS,
+            _callbacks(lambda function: self.callback(prefix, function), rounds, verbose, None),
         )
 
 
@@ -269,6 +292,13 @@ _DATA = (
 )
 
 _SPLIT = "eval_set=[(X[300:], y[300:])]"
+
+_NAMES_ONLY = (
+    "import numpy as np\n"
+    "from lightgbm import LGBMClassifier, early_stopping\n"
+    "rng = np.random.RandomState(0)\n"
+    "X = rng.rand(400, 3); y = (X[:, 0] + 0.5 * rng.rand(400) > 0.7).astype(int)\n"
+)
 
 RULES = (
     Rule(
@@ -353,6 +383,20 @@ RULES = (
                     "len(model.evals_result_['valid_0']['binary_logloss']) == model.best_iteration_ + 5"
                     " and len(reg.evals_result_['valid_0']['l2']) == reg.best_iteration_ + 3"
                 ),
+            ),
+            Example(  # lightgbm imported by names only, the model named `lgb` (a real notebook)
+                before=(
+                    _NAMES_ONLY
+                    + "lgb = LGBMClassifier(n_estimators=200, learning_rate=0.5, verbose=-1)\n"
+                    f"lgb.fit(X[:300], y[:300], {_SPLIT}, early_stopping_rounds=5, verbose=False)\n"
+                ),
+                after=(
+                    _NAMES_ONLY
+                    + "lgb = LGBMClassifier(n_estimators=200, learning_rate=0.5, verbose=-1)\n"
+                    f"lgb.fit(X[:300], y[:300], {_SPLIT}, callbacks=[early_stopping(5, verbose=False)])\n"
+                ),
+                error="TypeError",
+                check="len(lgb.evals_result_['valid_0']['binary_logloss']) == lgb.best_iteration_ + 5",
             ),
         ),
     ),
