@@ -12,6 +12,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
+    argument,
     callee_is,
     keyword_arg,
     method_name,
@@ -150,6 +151,40 @@ class _TrainCallbacks(_CallbackNaming):
             updated_node,
             ["early_stopping_rounds", "verbose_eval", "evals_result"],
             _callbacks(lambda function: self.callback(prefix, function), rounds, verbose, record),
+        )
+
+
+_DATASET_KEYWORDS = (("feature_name", "set_feature_name"), ("categorical_feature", "set_categorical_feature"))
+
+
+class _TrainDatasetArguments(cst.CSTTransformer):
+    """`lgb.train(params, dtrain, categorical_feature=cats, feature_name=names)` ->
+    `lgb.train(params, dtrain.set_feature_name(names).set_categorical_feature(cats))`: what
+    lightgbm 3.x's train()/cv() did with them (on the training Dataset, in that order; the
+    validation sets follow it through `reference`); `lgb.cv` too."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if qualified(updated_node.func, self.context.aliases) not in TRAINING_FUNCTIONS:
+            return updated_node
+        given = [(keyword_arg(updated_node, k), setter) for k, setter in _DATASET_KEYWORDS]
+        present = [(arg, setter) for arg, setter in given if arg is not None]
+        data = argument(updated_node, 1, "train_set")
+        if not present or data is None:
+            return updated_node
+        value = data.value
+        if not isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        for arg, setter in present:
+            value = cst.Call(
+                func=cst.Attribute(value=value, attr=cst.Name(setter)),
+                args=[cst.Arg(arg.value)],
+            )
+        args = [a.with_changes(value=value) if a is data else a for a in updated_node.args]
+        return without_keywords(
+            updated_node.with_changes(args=args), [k for k, _ in _DATASET_KEYWORDS]
         )
 
 
@@ -340,6 +375,57 @@ RULES = (
                 check=(
                     "len(log['valid_0']['binary_logloss']) == booster.best_iteration + 5 < 200 "
                     "and len(scores['valid binary_logloss-mean']) < 200"
+                ),
+            ),
+        ),
+    ),
+    Rule(
+        id="lightgbm.train-dataset-arguments",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="`lgb.train/cv(params, dtrain, categorical_feature=c, feature_name=f)` -> "
+        "`lgb.train/cv(params, dtrain.set_feature_name(f).set_categorical_feature(c))` "
+        "(what lightgbm 3.x did with them)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_TrainDatasetArguments),
+        symptoms=(
+            Symptom(
+                "TypeError",
+                r"(train|cv)\(\) got an unexpected keyword argument "
+                r"'(categorical_feature|feature_name)'",
+            ),
+        ),
+        gone=lambda: _lacks("train", "categorical_feature"),
+        examples=(
+            Example(
+                before=(
+                    "import numpy as np\n"
+                    "import pandas as pd\n"
+                    "import lightgbm as lgb\n"
+                    "rng = np.random.RandomState(0)\n"
+                    "frame = pd.DataFrame({'a': rng.rand(300), 'kind': rng.randint(0, 4, 300)})\n"
+                    "y = frame['a'] + (frame['kind'] == 2) + 0.1 * rng.rand(300)\n"
+                    "dtrain = lgb.Dataset(frame, y)\n"
+                    "params = {'objective': 'regression', 'verbose': -1}\n"
+                    "booster = lgb.train(params, dtrain, 20, categorical_feature=['kind'],\n"
+                    "                    feature_name=['x', 'kind'])\n"
+                ),
+                after=(
+                    "import numpy as np\n"
+                    "import pandas as pd\n"
+                    "import lightgbm as lgb\n"
+                    "rng = np.random.RandomState(0)\n"
+                    "frame = pd.DataFrame({'a': rng.rand(300), 'kind': rng.randint(0, 4, 300)})\n"
+                    "y = frame['a'] + (frame['kind'] == 2) + 0.1 * rng.rand(300)\n"
+                    "dtrain = lgb.Dataset(frame, y)\n"
+                    "params = {'objective': 'regression', 'verbose': -1}\n"
+                    "booster = lgb.train(params, dtrain.set_feature_name(['x', 'kind'])"
+                    ".set_categorical_feature(['kind']), 20)\n"
+                ),
+                error="TypeError",
+                check=(
+                    "booster.feature_name() == ['x', 'kind'] "
+                    "and booster.dump_model()['feature_infos']['kind']['values'] != []"
                 ),
             ),
         ),
