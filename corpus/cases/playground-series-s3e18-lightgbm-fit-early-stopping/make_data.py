@@ -1,5 +1,6 @@
 """Synthetic stand-in for playground-series-s3e18 (enzyme substrates): the competition's
 descriptor columns and the six EC targets; 1200 rows (900 train, 300 test)."""
+
 from pathlib import Path
 
 import numpy as np
@@ -7,11 +8,39 @@ import pandas as pd
 
 rng = np.random.RandomState(318)
 n = 1200
-columns = ["BertzCT", "Chi1", "Chi1n", "Chi1v", "Chi2n", "Chi2v", "Chi3v", "Chi4n", "EState_VSA1",
-           "EState_VSA2", "ExactMolWt", "FpDensityMorgan1", "FpDensityMorgan2", "FpDensityMorgan3",
-           "HallKierAlpha", "HeavyAtomMolWt", "Kappa3", "MaxAbsEStateIndex", "MinEStateIndex",
-           "NumHeteroatoms", "PEOE_VSA10", "PEOE_VSA14", "PEOE_VSA6", "PEOE_VSA7", "PEOE_VSA8",
-           "SMR_VSA10", "SMR_VSA5", "SlogP_VSA3", "VSA_EState9", "fr_COO", "fr_COO2"]
+columns = [
+    "BertzCT",
+    "Chi1",
+    "Chi1n",
+    "Chi1v",
+    "Chi2n",
+    "Chi2v",
+    "Chi3v",
+    "Chi4n",
+    "EState_VSA1",
+    "EState_VSA2",
+    "ExactMolWt",
+    "FpDensityMorgan1",
+    "FpDensityMorgan2",
+    "FpDensityMorgan3",
+    "HallKierAlpha",
+    "HeavyAtomMolWt",
+    "Kappa3",
+    "MaxAbsEStateIndex",
+    "MinEStateIndex",
+    "NumHeteroatoms",
+    "PEOE_VSA10",
+    "PEOE_VSA14",
+    "PEOE_VSA6",
+    "PEOE_VSA7",
+    "PEOE_VSA8",
+    "SMR_VSA10",
+    "SMR_VSA5",
+    "SlogP_VSA3",
+    "VSA_EState9",
+    "fr_COO",
+    "fr_COO2",
+]
 X = rng.gamma(2.0, 2.0, size=(n, len(columns)))
 frame = pd.DataFrame(X.round(4), columns=columns)
 frame.insert(0, "id", np.arange(n))

@@ -1,16 +1,77 @@
 """Synthetic stand-in for spooky-author-identification: sentences from three authors'
 overlapping vocabularies; 800 rows (600 train, 200 test); answers one-hot per author."""
+
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 rng = np.random.RandomState(1818)
-common = "the of and to a in that it was his he her with as for had i my on which at not be".split()
+common = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "a",
+    "in",
+    "that",
+    "it",
+    "was",
+    "his",
+    "he",
+    "her",
+    "with",
+    "as",
+    "for",
+    "had",
+    "i",
+    "my",
+    "on",
+    "which",
+    "at",
+    "not",
+    "be",
+]
 vocab = {
-    "EAP": "raven midnight chamber dreary lenore shadow dread whisper door tomb heart beating".split(),
-    "HPL": "eldritch cyclopean ancient cult abyss nameless horror sunken stars madness whateley".split(),
-    "MWS": "creature wretch victor geneva misery despair affection mountains elizabeth father".split(),
+    "EAP": [
+        "raven",
+        "midnight",
+        "chamber",
+        "dreary",
+        "lenore",
+        "shadow",
+        "dread",
+        "whisper",
+        "door",
+        "tomb",
+        "heart",
+        "beating",
+    ],
+    "HPL": [
+        "eldritch",
+        "cyclopean",
+        "ancient",
+        "cult",
+        "abyss",
+        "nameless",
+        "horror",
+        "sunken",
+        "stars",
+        "madness",
+        "whateley",
+    ],
+    "MWS": [
+        "creature",
+        "wretch",
+        "victor",
+        "geneva",
+        "misery",
+        "despair",
+        "affection",
+        "mountains",
+        "elizabeth",
+        "father",
+    ],
 }
 authors = list(vocab)
 rows = []

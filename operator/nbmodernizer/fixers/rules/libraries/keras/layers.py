@@ -19,15 +19,14 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import TF_QUIET
+from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     expression,
     qualified,
     string_literal,
 )
-from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.probes import import_optional, lacks
-
 
 _CUDNN = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
 
@@ -417,15 +416,13 @@ RULES = (
         gone=lambda: lacks("keras.layers", "CuDNNLSTM", "CuDNNGRU"),
         examples=(
             Example(
-                before=TF_QUIET
-                + "import numpy as np\n"
+                before=TF_QUIET + "import numpy as np\n"
                 "from keras.models import Sequential\n"
                 "from keras.layers import Input, Bidirectional, CuDNNLSTM, CuDNNGRU, Dense\n"
                 "model = Sequential([Input((5, 2)), Bidirectional(CuDNNLSTM(4, return_sequences=True)),\n"
                 "                    CuDNNGRU(3), Dense(1)])\n"
                 "out = model.predict(np.ones((2, 5, 2)), verbose=0)\n",
-                after=TF_QUIET
-                + "import numpy as np\n"
+                after=TF_QUIET + "import numpy as np\n"
                 "from keras.models import Sequential\n"
                 "from keras.layers import Input, Bidirectional, LSTM, GRU, Dense\n"
                 "model = Sequential([Input((5, 2)), Bidirectional(LSTM(4, return_sequences=True)),\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -100,9 +99,7 @@ def _callbacks(
             period = f"int({code(value)})"
         callbacks.append(cst.parse_expression(f"{name('log_evaluation')}({period})"))
     if record is not None:
-        callbacks.append(
-            cst.parse_expression(f"{name('record_evaluation')}({code(record.value)})")
-        )
+        callbacks.append(cst.parse_expression(f"{name('record_evaluation')}({code(record.value)})"))
     return callbacks
 
 
@@ -155,7 +152,10 @@ class _TrainCallbacks(_CallbackNaming):
         )
 
 
-_DATASET_KEYWORDS = (("feature_name", "set_feature_name"), ("categorical_feature", "set_categorical_feature"))
+_DATASET_KEYWORDS = (
+    ("feature_name", "set_feature_name"),
+    ("categorical_feature", "set_categorical_feature"),
+)
 
 
 class _TrainDatasetArguments(cst.CSTTransformer):
@@ -267,32 +267,6 @@ class _FitCallbacks(_CallbackNaming):
 
 def _fit_callbacks(any_receiver: bool) -> Rewrite:
     return cst_rewrite(lambda context: _FitCallbacks(context, any_receiver))
-
-
-_CV_KEY = re.compile(r"[\w@:.]+-(mean|stdv)")
-
-
-class _CvResultKeys(cst.CSTTransformer):
-    """`results['auc-mean']` -> `results['valid auc-mean']`: lightgbm 4's `cv()` names its
-    metrics after the data set (`valid`, and `train` with `eval_train_metric`). Reactive: only
-    in the cell whose subscript raised KeyError on such a key, only string subscripts of that
-    shape, and not when the key already names a set."""
-
-    def leave_Subscript(
-        self, original_node: cst.Subscript, updated_node: cst.Subscript
-    ) -> cst.BaseExpression:
-        if len(updated_node.slice) != 1:
-            return updated_node
-        index = updated_node.slice[0].slice
-        if not isinstance(index, cst.Index) or not isinstance(index.value, cst.SimpleString):
-            return updated_node
-        key = index.value.evaluated_value
-        if not isinstance(key, str) or not _CV_KEY.fullmatch(key):
-            return updated_node
-        quote = index.value.quote
-        value = cst.SimpleString(f"{index.value.prefix}{quote}valid {key}{quote}")
-        element = updated_node.slice[0].with_changes(slice=index.with_changes(value=value))
-        return updated_node.with_changes(slice=[element])
 
 
 class _DatasetSilent(cst.CSTTransformer):
@@ -547,33 +521,6 @@ RULES = (
                     "len(models[0].evals_result_['valid_0']['binary_logloss']) "
                     "== models[0].best_iteration_ + 4"
                 ),
-            ),
-        ),
-    ),
-    Rule(
-        id="lightgbm.cv-result-keys",
-        library="lightgbm",
-        changed_in="4.0",
-        summary="reactive: `cv_results['auc-mean']` (KeyError) -> `cv_results['valid auc-mean']` "
-        "(lightgbm 4's `cv()` prefixes each metric with its data set); only string keys ending "
-        "in `-mean` / `-stdv` of the failing cell",
-        kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: _CvResultKeys()),
-        symptoms=(Symptom("KeyError", r"^'[\w@:.]+-(mean|stdv)'$"),),
-        examples=(
-            Example(
-                before=(
-                    _DATA + "results = lgb.cv(params, train, 30, nfold=3, stratified=False)\n"
-                    "best = len(results['binary_logloss-mean'])\n"
-                    "spread = results['binary_logloss-stdv'][-1]\n"
-                ),
-                after=(
-                    _DATA + "results = lgb.cv(params, train, 30, nfold=3, stratified=False)\n"
-                    "best = len(results['valid binary_logloss-mean'])\n"
-                    "spread = results['valid binary_logloss-stdv'][-1]\n"
-                ),
-                error="KeyError",
-                check="best == 30 and spread >= 0",
             ),
         ),
     ),
