@@ -16,7 +16,7 @@ frame = pd.DataFrame(
         "patient_id": [f"IP_{k:07d}" for k in rng.randint(0, 600, n)],
         "sex": rng.choice(["male", "female", None], n, p=[0.5, 0.47, 0.03]),
         "age_approx": rng.choice(np.arange(10, 95, 5), n).astype(float),
-        "anatom_site_general_challenge": rng.choice(sites + [None], n),
+        "anatom_site_general_challenge": rng.choice([*sites, None], n),
     }
 )
 frame.loc[rng.rand(n) < 0.02, "age_approx"] = np.nan
