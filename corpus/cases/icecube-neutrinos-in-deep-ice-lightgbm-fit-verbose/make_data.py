@@ -19,7 +19,7 @@ def batch(first_event: int, events: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         centre = int((azimuth[k] / (2 * np.pi)) * 60) * 86 + int(zenith[k] / np.pi * 80)
         sensors = (centre + rng.randint(-3, 4, 10)) % NB_SENSORS
         charge = np.round(rng.gamma(2.0, 0.5, 10), 2)
-        pulses += [(first_event + k, s, c) for s, c in zip(sensors, charge)]
+        pulses += [(first_event + k, s, c) for s, c in zip(sensors, charge, strict=True)]
     meta = pd.DataFrame(
         {
             "event_id": np.arange(first_event, first_event + events),
