@@ -19,13 +19,16 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import TF_QUIET
+from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     expression,
     qualified,
     string_literal,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional
+from nbmodernizer.fixers.rules.toolkit.probes import import_optional, lacks
+
+_CUDNN = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
 
 
 def is_int_literal(node: cst.BaseExpression) -> bool:
@@ -388,6 +391,46 @@ RULES = (
                 after=TF_QUIET + "from keras.layers import Conv3D\nvolume = Conv3D(2, (3, 3, 3))\n",
                 error="AttributeError",
                 check="(volume.kernel_size, volume.strides) == ((3, 3, 3), (1, 1, 1))",
+            ),
+        ),
+    ),
+    Rule(
+        id="keras.cudnn-layers",
+        library="keras",
+        changed_in="3.0",
+        summary="`CuDNNLSTM(units)` / `CuDNNGRU(units)` -> `LSTM(units)` / `GRU(units)`: with "
+        "their default activations (tanh, sigmoid gates, `reset_after=True`) today's layers "
+        "are the same cells and run the cuDNN kernel themselves on a GPU",
+        kind=Kind.API,
+        rewrite=move_names(
+            {
+                **moved("keras.layers", "keras.layers", _CUDNN),
+                **moved("tensorflow.keras.layers", "tensorflow.keras.layers", _CUDNN),
+                **moved("tensorflow.compat.v1.keras.layers", "tensorflow.keras.layers", _CUDNN),
+            }
+        ),
+        symptoms=(
+            Symptom("ImportError", r"cannot import name 'CuDNN(LSTM|GRU)'"),
+            Symptom("AttributeError", r"has no attribute 'CuDNN(LSTM|GRU)'"),
+        ),
+        gone=lambda: lacks("keras.layers", "CuDNNLSTM", "CuDNNGRU"),
+        examples=(
+            Example(
+                before=TF_QUIET + "import numpy as np\n"
+                "from keras.models import Sequential\n"
+                "from keras.layers import Input, Bidirectional, CuDNNLSTM, CuDNNGRU, Dense\n"
+                "model = Sequential([Input((5, 2)), Bidirectional(CuDNNLSTM(4, return_sequences=True)),\n"
+                "                    CuDNNGRU(3), Dense(1)])\n"
+                "out = model.predict(np.ones((2, 5, 2)), verbose=0)\n",
+                after=TF_QUIET + "import numpy as np\n"
+                "from keras.models import Sequential\n"
+                "from keras.layers import Input, Bidirectional, LSTM, GRU, Dense\n"
+                "model = Sequential([Input((5, 2)), Bidirectional(LSTM(4, return_sequences=True)),\n"
+                "                    GRU(3), Dense(1)])\n"
+                "out = model.predict(np.ones((2, 5, 2)), verbose=0)\n",
+                error="ImportError",
+                check="out.shape == (2, 1) and model.layers[1].reset_after "
+                "and model.layers[0].forward_layer.recurrent_activation.__name__ == 'sigmoid'",
             ),
         ),
     ),

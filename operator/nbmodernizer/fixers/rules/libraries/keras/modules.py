@@ -136,6 +136,52 @@ RULES = (
         ),
     ),
     Rule(
+        id="keras.engine-and-experimental-modules",
+        library="keras",
+        changed_in="3.0",
+        summary="`from keras.engine.topology import Layer` / `from keras.engine import Layer` "
+        "-> `from keras.layers import Layer` (also `Input`, `InputSpec`); "
+        "`keras.layers.experimental.preprocessing` (also under `tensorflow.keras`) -> "
+        "`keras.layers`, where those layers live now",
+        kind=Kind.API,
+        rewrite=chain(
+            move_module("keras.engine.topology", "keras.layers"),
+            move_module("keras.engine.base_layer", "keras.layers"),
+            move_module("keras.engine", "keras.layers"),
+            move_module("keras.layers.experimental.preprocessing", "keras.layers"),
+            move_module(
+                "tensorflow.keras.layers.experimental.preprocessing", "tensorflow.keras.layers"
+            ),
+        ),
+        symptoms=(
+            Symptom(
+                "ModuleNotFoundError",
+                r"No module named '(tensorflow\.)?keras\.(engine|layers\.experimental)",
+            ),
+        ),
+        gone=lambda: module_gone("keras.engine") and module_gone("keras.layers.experimental"),
+        examples=(
+            Example(
+                before=TF_QUIET + "import keras\n"
+                "from keras.engine.topology import Layer, InputSpec\n"
+                "from keras.layers.experimental.preprocessing import Rescaling\n"
+                "class Double(Layer):\n"
+                "    def call(self, x):\n"
+                "        return 2 * x\n"
+                "out = Double()(Rescaling(0.5)(keras.ops.ones((1, 2))))\n",
+                after=TF_QUIET + "import keras\n"
+                "from keras.layers import Layer, InputSpec\n"
+                "from keras.layers import Rescaling\n"
+                "class Double(Layer):\n"
+                "    def call(self, x):\n"
+                "        return 2 * x\n"
+                "out = Double()(Rescaling(0.5)(keras.ops.ones((1, 2))))\n",
+                error="ModuleNotFoundError",
+                check="float(keras.ops.sum(out)) == 2.0 and InputSpec is keras.layers.InputSpec",
+            ),
+        ),
+    ),
+    Rule(
         id="keras.utils-np-utils",
         library="keras",
         changed_in="3.0",

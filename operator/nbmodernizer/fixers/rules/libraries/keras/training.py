@@ -16,7 +16,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import TF_QUIET
-from nbmodernizer.fixers.rules.toolkit.nodes import expression
+from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
 
 # `fit_generator(generator, steps_per_epoch, epochs, verbose, callbacks, validation_data,
 # validation_steps, class_weight, max_queue_size, workers, use_multiprocessing, shuffle,
@@ -111,7 +111,63 @@ class PredictClasses(cst.CSTTransformer):
         return template.with_changes(args=[cst.Arg(value=predict)])
 
 
+class PredictProba(cst.CSTTransformer):
+    """`model.predict_proba(x)` -> `model.predict(x, verbose=0)`: Keras 2's `predict_proba`
+    was `predict` (quiet by default), warning only when outputs were not in [0, 1]. Reactive
+    and cautious: scikit-learn models keep their own `predict_proba`, so a call is rewritten
+    only when it is the cell's one `predict_proba` receiver (the one the error named)."""
+
+    def __init__(self) -> None:
+        self.receivers: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "predict_proba":
+            self.receivers.add(code(func.value))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "predict_proba":
+            return updated_node
+        if len(self.receivers) != 1:
+            return updated_node
+        predict = updated_node.with_changes(func=func.with_changes(attr=cst.Name("predict")))
+        if keyword_arg(predict, "verbose") is None and len(positional_args(predict)) < 3:
+            predict = with_args(predict, [*predict.args, new_arg("verbose", "0")])
+        return predict
+
+
 RULES = (
+    Rule(
+        id="keras.predict-proba",
+        library="keras",
+        changed_in="2.6",
+        summary="reactive: `model.predict_proba(x)` of a Keras model -> `model.predict(x, "
+        "verbose=0)` (what Keras 2 did); only the failing cell's one `predict_proba` "
+        "receiver, since scikit-learn models keep theirs",
+        kind=Kind.API,
+        rewrite=cst_rewrite(lambda _context: PredictProba()),
+        symptoms=(
+            Symptom(
+                "AttributeError",
+                r"'(Sequential|Functional|Model)' object has no attribute 'predict_proba'",
+            ),
+        ),
+        examples=(
+            Example(
+                before=TF_QUIET
+                + MODEL
+                + "model = Sequential([keras.Input((3,)), Dense(2, activation='softmax')])\n"
+                + "proba = model.predict_proba(X)\n",
+                after=TF_QUIET
+                + MODEL
+                + "model = Sequential([keras.Input((3,)), Dense(2, activation='softmax')])\n"
+                + "proba = model.predict(X, verbose=0)\n",
+                error="AttributeError",
+                check="proba.shape == (8, 2) and np.allclose(proba, model.predict(X, verbose=0))",
+            ),
+        ),
+    ),
     Rule(
         id="keras.fit-generator",
         library="keras",

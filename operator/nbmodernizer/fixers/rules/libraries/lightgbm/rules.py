@@ -12,6 +12,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
+    argument,
     callee_is,
     keyword_arg,
     method_name,
@@ -19,7 +20,11 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
-from nbmodernizer.fixers.rules.toolkit.imports import module_alias
+from nbmodernizer.fixers.rules.toolkit.imports import (
+    ImportingTransformer,
+    local_names,
+    module_alias,
+)
 from nbmodernizer.fixers.rules.toolkit.nodes import code, dotted_name, qualified
 
 SKLEARN_CLASSES = (
@@ -50,11 +55,30 @@ def _lacks(function: str, keyword: str) -> bool:
     return keyword not in inspect.signature(target).parameters
 
 
+class _CallbackNaming(ImportingTransformer):
+    """Names LightGBM's callback functions the way the cell can: `<prefix>.early_stopping`
+    after the module (`lgb.`), else the name the notebook imported it under (`from lightgbm
+    import early_stopping`), else `lightgbm.early_stopping` with `import lightgbm` added (never
+    a new bare name, which could shadow the notebook's own `early_stopping`)."""
+
+    def callback(self, prefix: str | None, function: str) -> str:
+        if prefix is not None:
+            return f"{prefix}.{function}"
+        bound = local_names(self.aliases, f"lightgbm.{function}")
+        if bound:
+            return bound[0]
+        return f"{self.module_ref('lightgbm')}.{function}"
+
+
 def _callbacks(
-    prefix: str, rounds: cst.Arg | None, verbose: cst.Arg | None, record: cst.Arg | None
+    name: Callable[[str], str],
+    rounds: cst.Arg | None,
+    verbose: cst.Arg | None,
+    record: cst.Arg | None,
 ) -> list[cst.BaseExpression]:
     """The callbacks that do what `early_stopping_rounds`, `verbose_eval` / `verbose` and
-    `evals_result` did (lightgbm 3.x: early stopping reported unless verbosity was off)."""
+    `evals_result` did (lightgbm 3.x: early stopping reported unless verbosity was off);
+    `name("early_stopping")` says how the cell names a callback function."""
     callbacks: list[cst.BaseExpression] = []
     quiet = verbose is not None and (
         (isinstance(verbose.value, cst.Name) and verbose.value.value == "False")
@@ -63,7 +87,7 @@ def _callbacks(
     if rounds is not None:
         extra = ", verbose=False" if quiet else ""
         callbacks.append(
-            cst.parse_expression(f"{prefix}.early_stopping({code(rounds.value)}{extra})")
+            cst.parse_expression(f"{name('early_stopping')}({code(rounds.value)}{extra})")
         )
     if verbose is not None and not quiet:
         value = verbose.value
@@ -73,9 +97,9 @@ def _callbacks(
             period = value.value
         else:
             period = f"int({code(value)})"
-        callbacks.append(cst.parse_expression(f"{prefix}.log_evaluation({period})"))
+        callbacks.append(cst.parse_expression(f"{name('log_evaluation')}({period})"))
     if record is not None:
-        callbacks.append(cst.parse_expression(f"{prefix}.record_evaluation({code(record.value)})"))
+        callbacks.append(cst.parse_expression(f"{name('record_evaluation')}({code(record.value)})"))
     return callbacks
 
 
@@ -104,13 +128,10 @@ def _with_callbacks(
     return without_keywords(call.with_changes(args=args), dropped)
 
 
-class _TrainCallbacks(cst.CSTTransformer):
+class _TrainCallbacks(_CallbackNaming):
     """`lgb.train(..., early_stopping_rounds=10, verbose_eval=50, evals_result=log)` ->
     `lgb.train(..., callbacks=[lgb.early_stopping(10), lgb.log_evaluation(50),
     lgb.record_evaluation(log)])`; `lgb.cv` too."""
-
-    def __init__(self, context: RuleContext) -> None:
-        self.context = context
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if qualified(updated_node.func, self.context.aliases) not in TRAINING_FUNCTIONS:
@@ -122,14 +143,49 @@ class _TrainCallbacks(cst.CSTTransformer):
             return updated_node
         func = dotted_name(updated_node.func) or ""
         prefix = func.rsplit(".", 1)[0] if "." in func else module_alias(self.context, "lightgbm")
-        if prefix is None:
-            return updated_node
-        if prefix.endswith(".engine"):
+        if prefix is not None and prefix.endswith(".engine"):
             prefix = prefix[: -len(".engine")]
         return _with_callbacks(
             updated_node,
             ["early_stopping_rounds", "verbose_eval", "evals_result"],
-            _callbacks(prefix, rounds, verbose, record),
+            _callbacks(lambda function: self.callback(prefix, function), rounds, verbose, record),
+        )
+
+
+_DATASET_KEYWORDS = (
+    ("feature_name", "set_feature_name"),
+    ("categorical_feature", "set_categorical_feature"),
+)
+
+
+class _TrainDatasetArguments(cst.CSTTransformer):
+    """`lgb.train(params, dtrain, categorical_feature=cats, feature_name=names)` ->
+    `lgb.train(params, dtrain.set_feature_name(names).set_categorical_feature(cats))`: what
+    lightgbm 3.x's train()/cv() did with them (on the training Dataset, in that order; the
+    validation sets follow it through `reference`); `lgb.cv` too."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if qualified(updated_node.func, self.context.aliases) not in TRAINING_FUNCTIONS:
+            return updated_node
+        given = [(keyword_arg(updated_node, k), setter) for k, setter in _DATASET_KEYWORDS]
+        present = [(arg, setter) for arg, setter in given if arg is not None]
+        data = argument(updated_node, 1, "train_set")
+        if not present or data is None:
+            return updated_node
+        value = data.value
+        if not isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        for arg, setter in present:
+            value = cst.Call(
+                func=cst.Attribute(value=value, attr=cst.Name(setter)),
+                args=[cst.Arg(arg.value)],
+            )
+        args = [a.with_changes(value=value) if a is data else a for a in updated_node.args]
+        return without_keywords(
+            updated_node.with_changes(args=args), [k for k, _ in _DATASET_KEYWORDS]
         )
 
 
@@ -154,14 +210,15 @@ def _assigned_models(module: cst.Module, context: RuleContext) -> set[str]:
 _FIT_KEYWORDS = ("early_stopping_rounds", "verbose")
 
 
-class _FitCallbacks(cst.CSTTransformer):
+class _FitCallbacks(_CallbackNaming):
     """`model.fit(X, y, eval_set=..., early_stopping_rounds=10, verbose=50)` on a LightGBM
     model -> `model.fit(X, y, eval_set=..., callbacks=[lgb.early_stopping(10),
     lgb.log_evaluation(50)])`: models built in the cell, or (reactive, `any_receiver`) the
     one such fit of the cell."""
 
     def __init__(self, context: RuleContext, any_receiver: bool) -> None:
-        self.context, self.any_receiver = context, any_receiver
+        super().__init__(context)
+        self.any_receiver = any_receiver
         self.models: set[str] = set()
         self.candidates = 0
 
@@ -197,12 +254,14 @@ class _FitCallbacks(cst.CSTTransformer):
         ):
             return updated_node
         prefix = module_alias(self.context, "lightgbm")
-        if prefix is None:
-            return updated_node
+        if prefix in self.models:  # `lgb = LGBMClassifier()` shadows `import lightgbm as lgb`
+            prefix = None
         rounds = keyword_arg(updated_node, "early_stopping_rounds")
         verbose = keyword_arg(updated_node, "verbose")
         return _with_callbacks(
-            updated_node, _FIT_KEYWORDS, _callbacks(prefix, rounds, verbose, None)
+            updated_node,
+            _FIT_KEYWORDS,
+            _callbacks(lambda function: self.callback(prefix, function), rounds, verbose, None),
         )
 
 
@@ -270,6 +329,13 @@ _DATA = (
 
 _SPLIT = "eval_set=[(X[300:], y[300:])]"
 
+_NAMES_ONLY = (
+    "import numpy as np\n"
+    "from lightgbm import LGBMClassifier, early_stopping\n"
+    "rng = np.random.RandomState(0)\n"
+    "X = rng.rand(400, 3); y = (X[:, 0] + 0.5 * rng.rand(400) > 0.7).astype(int)\n"
+)
+
 RULES = (
     Rule(
         id="lightgbm.train-callbacks",
@@ -315,6 +381,57 @@ RULES = (
         ),
     ),
     Rule(
+        id="lightgbm.train-dataset-arguments",
+        library="lightgbm",
+        changed_in="4.0",
+        summary="`lgb.train/cv(params, dtrain, categorical_feature=c, feature_name=f)` -> "
+        "`lgb.train/cv(params, dtrain.set_feature_name(f).set_categorical_feature(c))` "
+        "(what lightgbm 3.x did with them)",
+        kind=Kind.API,
+        rewrite=cst_rewrite(_TrainDatasetArguments),
+        symptoms=(
+            Symptom(
+                "TypeError",
+                r"(train|cv)\(\) got an unexpected keyword argument "
+                r"'(categorical_feature|feature_name)'",
+            ),
+        ),
+        gone=lambda: _lacks("train", "categorical_feature"),
+        examples=(
+            Example(
+                before=(
+                    "import numpy as np\n"
+                    "import pandas as pd\n"
+                    "import lightgbm as lgb\n"
+                    "rng = np.random.RandomState(0)\n"
+                    "frame = pd.DataFrame({'a': rng.rand(300), 'kind': rng.randint(0, 4, 300)})\n"
+                    "y = frame['a'] + (frame['kind'] == 2) + 0.1 * rng.rand(300)\n"
+                    "dtrain = lgb.Dataset(frame, y)\n"
+                    "params = {'objective': 'regression', 'verbose': -1}\n"
+                    "booster = lgb.train(params, dtrain, 20, categorical_feature=['kind'],\n"
+                    "                    feature_name=['x', 'kind'])\n"
+                ),
+                after=(
+                    "import numpy as np\n"
+                    "import pandas as pd\n"
+                    "import lightgbm as lgb\n"
+                    "rng = np.random.RandomState(0)\n"
+                    "frame = pd.DataFrame({'a': rng.rand(300), 'kind': rng.randint(0, 4, 300)})\n"
+                    "y = frame['a'] + (frame['kind'] == 2) + 0.1 * rng.rand(300)\n"
+                    "dtrain = lgb.Dataset(frame, y)\n"
+                    "params = {'objective': 'regression', 'verbose': -1}\n"
+                    "booster = lgb.train(params, dtrain.set_feature_name(['x', 'kind'])"
+                    ".set_categorical_feature(['kind']), 20)\n"
+                ),
+                error="TypeError",
+                check=(
+                    "booster.feature_name() == ['x', 'kind'] "
+                    "and booster.dump_model()['feature_infos']['kind']['values'] != []"
+                ),
+            ),
+        ),
+    ),
+    Rule(
         id="lightgbm.fit-callbacks",
         library="lightgbm",
         changed_in="4.0",
@@ -353,6 +470,20 @@ RULES = (
                     "len(model.evals_result_['valid_0']['binary_logloss']) == model.best_iteration_ + 5"
                     " and len(reg.evals_result_['valid_0']['l2']) == reg.best_iteration_ + 3"
                 ),
+            ),
+            Example(  # lightgbm imported by names only, the model named `lgb` (a real notebook)
+                before=(
+                    _NAMES_ONLY
+                    + "lgb = LGBMClassifier(n_estimators=200, learning_rate=0.5, verbose=-1)\n"
+                    f"lgb.fit(X[:300], y[:300], {_SPLIT}, early_stopping_rounds=5, verbose=False)\n"
+                ),
+                after=(
+                    _NAMES_ONLY
+                    + "lgb = LGBMClassifier(n_estimators=200, learning_rate=0.5, verbose=-1)\n"
+                    f"lgb.fit(X[:300], y[:300], {_SPLIT}, callbacks=[early_stopping(5, verbose=False)])\n"
+                ),
+                error="TypeError",
+                check="len(lgb.evals_result_['valid_0']['binary_logloss']) == lgb.best_iteration_ + 5",
             ),
         ),
     ),

@@ -27,6 +27,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.nodes import code
 
 # fit() keywords that moved to the constructor in 2.0 (removed from fit in 3.0)
 MOVED_TO_CONSTRUCTOR = ("early_stopping_rounds", "eval_metric", "callbacks")
@@ -199,16 +200,31 @@ def ntree_limit(any_receiver: bool) -> Rewrite:
 
 
 class BestNtreeLimit(cst.CSTTransformer):
-    """`model.best_ntree_limit` -> `model.best_iteration + 1` (parenthesized in expressions)."""
+    """`model.best_ntree_limit` -> `model.best_iteration + 1` (parenthesized in expressions).
+
+    XGBoost 1.4+ set `best_ntree_limit` without early stopping too (every round), while
+    `best_iteration` exists only after early stopping: as a prediction's tree limit
+    (`ntree_limit=` / `iteration_range=`) it becomes `model.best_iteration + 1 if
+    hasattr(model, 'best_iteration') else 0`, where 0 is every tree in both APIs."""
+
+    _LIMITS = frozenset({"ntree_limit", "iteration_range"})
 
     def __init__(self, _context: RuleContext) -> None:
         self.bare: set[int] = set()
+        self.limit_args = 0
 
     def visit_Element(self, node: cst.Element) -> None:
         self.bare.add(id(node.value))
 
     def visit_Arg(self, node: cst.Arg) -> None:
         self.bare.add(id(node.value))
+        if node.keyword is not None and node.keyword.value in self._LIMITS:
+            self.limit_args += 1
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        if original_node.keyword is not None and original_node.keyword.value in self._LIMITS:
+            self.limit_args -= 1
+        return updated_node
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.bare.add(id(node.value))
@@ -218,14 +234,17 @@ class BestNtreeLimit(cst.CSTTransformer):
     ) -> cst.BaseExpression:
         if updated_node.attr.value != "best_ntree_limit":
             return updated_node
-        plus = cst.BinaryOperation(
-            left=updated_node.with_changes(attr=cst.Name("best_iteration"), lpar=[], rpar=[]),
-            operator=cst.Add(),
-            right=cst.Integer("1"),
-        )
+        best = updated_node.with_changes(attr=cst.Name("best_iteration"), lpar=[], rpar=[])
+        plus = cst.BinaryOperation(left=best, operator=cst.Add(), right=cst.Integer("1"))
+        value: cst.BaseExpression = plus
+        if self.limit_args:
+            owner = code(updated_node.value)
+            value = cst.parse_expression(
+                f"{code(plus)} if hasattr({owner}, 'best_iteration') else 0"
+            )
         if id(original_node) in self.bare and not updated_node.lpar:
-            return plus
-        return plus.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return value
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 RULES = (
@@ -353,7 +372,9 @@ RULES = (
         id="xgboost.best-ntree-limit",
         library="xgboost",
         changed_in="2.0",
-        summary="`model.best_ntree_limit` -> `model.best_iteration + 1`",
+        summary="`model.best_ntree_limit` -> `model.best_iteration + 1`; as a prediction's "
+        "tree limit `... if hasattr(model, 'best_iteration') else 0` (every tree when the "
+        "model did not stop early, as `best_ntree_limit` was)",
         kind=Kind.API,
         rewrite=cst_rewrite(BestNtreeLimit),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'best_ntree_limit'"),),
@@ -384,6 +405,21 @@ RULES = (
                     "trees == model.get_booster().num_boosted_rounds() - 3 "
                     "and span == (0, trees) and double == 2 * trees"
                 ),
+            ),
+            Example(  # no early stopping: best_ntree_limit was every tree (a real notebook)
+                before=(
+                    DATA + "import xgboost as xgb\n"
+                    "model = xgb.train({'max_depth': 2}, xgb.DMatrix(X, label=y), 20)\n"
+                    "probs = model.predict(xgb.DMatrix(X), iteration_range=(0, model.best_ntree_limit))\n"
+                ),
+                after=(
+                    DATA + "import xgboost as xgb\n"
+                    "model = xgb.train({'max_depth': 2}, xgb.DMatrix(X, label=y), 20)\n"
+                    "probs = model.predict(xgb.DMatrix(X), iteration_range=(0, "
+                    "model.best_iteration + 1 if hasattr(model, 'best_iteration') else 0))\n"
+                ),
+                error="AttributeError",
+                check="np.allclose(probs, model.predict(xgb.DMatrix(X)))",
             ),
         ),
     ),
