@@ -1,4 +1,7 @@
-"""Deterministic synthetic RSNA screening-mammography tables (train.csv, test.csv, sample_submission.csv) and answers.csv."""
+"""Deterministic synthetic RSNA mammography tables.
+
+Writes input/train.csv, input/test.csv, input/sample_submission.csv and answers.csv.
+"""
 
 from pathlib import Path
 
@@ -19,7 +22,12 @@ def patients(rng: np.random.Generator, count: int, first_id: int) -> pd.DataFram
         implant = int(rng.random() < 0.03)
         density = str(rng.choice(["A", "B", "C", "D"]))
         for laterality in ("L", "R"):
-            risk = -2.8 + 0.08 * (age - 58) + 0.5 * (machine_id in (29, 170)) + 0.4 * (laterality == "L")
+            risk = (
+                -2.8
+                + 0.08 * (age - 58)
+                + 0.5 * (machine_id in (29, 170))
+                + 0.4 * (laterality == "L")
+            )
             cancer = int(rng.random() < 1 / (1 + np.exp(-risk)))
             for view in ("CC", "MLO"):
                 rows.append(
@@ -50,7 +58,17 @@ def main() -> None:
     test["prediction_id"] = test["patient_id"].astype(str) + "_" + test["laterality"]
     (HERE / "input").mkdir(exist_ok=True)
     train.to_csv(HERE / "input" / "train.csv", index=False)
-    test_columns = ["site_id", "patient_id", "image_id", "laterality", "view", "age", "implant", "machine_id", "prediction_id"]
+    test_columns = [
+        "site_id",
+        "patient_id",
+        "image_id",
+        "laterality",
+        "view",
+        "age",
+        "implant",
+        "machine_id",
+        "prediction_id",
+    ]
     test[test_columns].to_csv(HERE / "input" / "test.csv", index=False)
     answers = test.groupby("prediction_id", sort=True)["cancer"].max().reset_index()
     answers.assign(cancer=0.0).to_csv(HERE / "input" / "sample_submission.csv", index=False)

@@ -1,4 +1,7 @@
-"""Deterministic synthetic Spooky Author data: train.csv (id, text, author), test.csv (id, text), answers.csv."""
+"""Deterministic synthetic Spooky Author data.
+
+Writes input/train.csv (id, text, author), input/test.csv (id, text) and answers.csv.
+"""
 
 from pathlib import Path
 
@@ -7,14 +10,95 @@ import pandas as pd
 
 HERE = Path(__file__).parent
 AUTHORS = ["EAP", "HPL", "MWS"]
-COMMON = (
-    "the of and to a in that it was his he i with as had which for my but at by on not this "
-    "from be upon all is were so me when there no one its an been would have her could our"
-).split()
+COMMON = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "a",
+    "in",
+    "that",
+    "it",
+    "was",
+    "his",
+    "he",
+    "i",
+    "with",
+    "as",
+    "had",
+    "which",
+    "for",
+    "my",
+    "but",
+    "at",
+    "by",
+    "on",
+    "not",
+    "this",
+    "from",
+    "be",
+    "upon",
+    "all",
+    "is",
+    "were",
+    "so",
+    "me",
+    "when",
+    "there",
+    "no",
+    "one",
+    "its",
+    "an",
+    "been",
+    "would",
+    "have",
+    "her",
+    "could",
+    "our",
+]
 OWN = {
-    "EAP": "raven chamber tomb nevermore dream heart corpse lady mirror melancholy gold bug".split(),
-    "HPL": "cthulhu eldritch ancient cyclopean nameless abyss cult dagon arkham ghoul ritual star".split(),
-    "MWS": "creature wretch misery geneva elizabeth mountains lake father sorrow clerval monster tears".split(),
+    "EAP": [
+        "raven",
+        "chamber",
+        "tomb",
+        "nevermore",
+        "dream",
+        "heart",
+        "corpse",
+        "lady",
+        "mirror",
+        "melancholy",
+        "gold",
+        "bug",
+    ],
+    "HPL": [
+        "cthulhu",
+        "eldritch",
+        "ancient",
+        "cyclopean",
+        "nameless",
+        "abyss",
+        "cult",
+        "dagon",
+        "arkham",
+        "ghoul",
+        "ritual",
+        "star",
+    ],
+    "MWS": [
+        "creature",
+        "wretch",
+        "misery",
+        "geneva",
+        "elizabeth",
+        "mountains",
+        "lake",
+        "father",
+        "sorrow",
+        "clerval",
+        "monster",
+        "tears",
+    ],
 }
 
 
@@ -22,9 +106,9 @@ def sentence(rng: np.random.Generator, author: str) -> str:
     n = int(rng.integers(8, 18))
     own_share = 0.12 + 0.1 * rng.random()
     words = [
-        rng.choice(OWN[author]) if rng.random() < own_share else rng.choice(
-            OWN[rng.choice(AUTHORS)] if rng.random() < 0.15 else COMMON
-        )
+        rng.choice(OWN[author])
+        if rng.random() < own_share
+        else rng.choice(OWN[rng.choice(AUTHORS)] if rng.random() < 0.15 else COMMON)
         for _ in range(n)
     ]
     return " ".join(words).capitalize() + "."
