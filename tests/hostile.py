@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.s3server import SECRET_KEY
+
 # Values of secrets a test puts in the driver's environment; no attack may print one. (An
-# access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.)
+# access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.) The S3
+# secret is the test store's own: the operator signs with it, and the store checks it.
 SECRETS = {
-    "AWS_SECRET_ACCESS_KEY": "hostile-test-aws-secret-4711",
+    "AWS_SECRET_ACCESS_KEY": SECRET_KEY,
     "OPENAI_API_KEY": "sk-hostile-test-openai-4711",
     "NBMOD_HOSTILE_TOKEN": "hostile-test-nbmod-4711",
 }

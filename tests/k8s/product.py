@@ -35,7 +35,7 @@ from tests.s3server import (
     SECRET_KEY,
     S3Bucket,
     new_bucket,
-    s3_endpoint_url,
+    signing_s3_endpoint_url,
     use_endpoint,
 )
 
@@ -55,9 +55,11 @@ class Store:
 
 
 def product_store() -> Store:
-    """moto's server on the emulator; the cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
+    """moto's server behind the tests' signature check (tests/s3signatures.py: a store that
+    refuses a changed pre-signed URL, as AWS S3, MinIO and Ceph do) on the emulator; the
+    cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
     if cluster_kubeconfig() is None:
-        moto = s3_endpoint_url()
+        moto = signing_s3_endpoint_url()
         return Store(endpoint=moto, runner_endpoint=moto)
     endpoint = os.environ.get("NBM_E2E_S3_ENDPOINT")
     if not endpoint:

@@ -3,11 +3,10 @@ emulator, the test kubelet (runner pods get only their container's env and their
 files) and S3 on moto's server. Each attack is blocked, the modernization ends with a correct
 outcome and a clear reason, revision 0 stays byte-identical and the operator keeps running.
 
-moto's server checks no signature: a pre-signed URL whose key or method is changed, or a
-request with no signature at all, is accepted there and refused by AWS S3, MinIO and Ceph. So
-the attacks here use what a notebook really holds (no credential; its own grants, which it can
-read through its parent's command line) and the operator's own defences; that a changed URL
-is refused is the store's guarantee (docs/security.md)."""
+The store is moto behind the tests' signature check (tests/s3signatures.py), as AWS S3, MinIO
+and Ceph check SigV4: a pre-signed URL whose key or method is changed, or a request with no
+signature at all, is refused (403). The attacks use what a notebook holds: no credential, and
+its own grants where it can read them (through its parent's command line)."""
 
 from __future__ import annotations
 
@@ -36,17 +35,28 @@ from tests.s3server import S3Bucket
 pytestmark = pytest.mark.kernel
 
 GRANTS = """
-import json, os, urllib.request
+import json, os, urllib.parse, urllib.request
 argv = open(f'/proc/{os.getppid()}/cmdline', 'rb').read().split(b'\\0')
 grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
 _record('grants_read', sorted(grants['outputs']))
+def _denied(error):
+    body = error.read()[:300].decode() if hasattr(error, 'read') else ''
+    return 'DENIED ' + str(error) + ' ' + body
 def _put(url, body):
     request = urllib.request.Request(url, data=body, method='PUT', headers={
         'If-None-Match': '*', 'Content-Type': 'application/octet-stream'})
     try:
         return urllib.request.urlopen(request).status
     except Exception as error:
-        return 'DENIED ' + str(error)
+        return _denied(error)
+def _get(url):
+    try:
+        return urllib.request.urlopen(url).read()[:50].decode()
+    except Exception as error:
+        return _denied(error)
+def _edit(url, key):
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path='/' + parts.path.split('/')[1] + '/' + key))
 """
 
 # Writes the Job's own outputs before the runner does: a clean execution.json.
@@ -78,13 +88,19 @@ def forged_result() -> str:
     return json.dumps(document)
 
 
-def forge_result_cell() -> str:
-    """result.json beside its grants: the execution.json URL with another key (accepted only
-    by a store that checks no signature, as moto's server)."""
+def rewrite_cell(answers_key: str) -> str:
+    """The Job's own grants with another key: a PUT onto revision 0's notebook, into another
+    modernization's folder, a forged result.json beside its outputs, and a GET of the answers.
+    Each is refused by a store that checks signatures."""
     return (
         f"forged = {forged_result()!r}\n"
-        "url = grants['outputs']['execution.json'].replace('execution.json', 'result.json')\n"
-        "_record('forged_result', _put(url, forged.encode()))\n"
+        "own = urllib.parse.urlsplit(grants['notebook']).path.split('/', 2)[2]\n"
+        "folder = own.rsplit('/', 1)[0]\n"
+        "put = grants['outputs']['submission.csv']\n"
+        "_record('rewrite_revision_zero', _put(_edit(put, own), b'{}'))\n"
+        "_record('rewrite_other', _put(_edit(put, own.replace('/rewriter/', '/spy/')), b'{}'))\n"
+        "_record('rewrite_result', _put(_edit(put, folder + '/result.json'), forged.encode()))\n"
+        f"_record('rewrite_answers', _get(_edit(grants['notebook'], {answers_key!r})))\n"
     )
 
 
@@ -110,14 +126,19 @@ def test_hostile_notebooks_are_contained(
         "tamper": push_case(
             tmp_path, s3_bucket, "tamper", *hostile.sources(GRANTS, PREWRITE, "1/0"), **one
         ),
-        # result.json in its own revision folder before the operator grades
-        "forger": push_case(
+        # its grants with other keys: revision 0, another modernization, result.json, answers
+        "rewriter": push_case(
             tmp_path,
             s3_bucket,
-            "forger",
-            *hostile.sources(GRANTS, forge_result_cell(), "1/0"),
+            "rewriter",
+            *hostile.sources(
+                GRANTS, rewrite_cell("fleet/rewriter/answers/answers.csv"), READ, PREDICT, WRITE
+            ),
             **one,
         ),
+        # a result.json in revision 0 that the operator did not write (put by the test below,
+        # as a store that checks no signature would have taken it from an edited grant)
+        "forged": push_case(tmp_path, s3_bucket, "forged", READ, PREDICT, WRITE, **one),
         # 300 MB (sparse) submission and a 13 MB stream of output
         "flood": push_case(
             tmp_path, s3_bucket, "flood", hostile.RECORD, FLOOD, SPARSE_300MB, **one
@@ -126,8 +147,12 @@ def test_hostile_notebooks_are_contained(
     revision_zero = {}
     for document in cases.values():
         k8s_api.create(NBMS, document)
+    forged_folder = f"runs/{k8s_api.namespace}/forged/revisions/0000/"
+    pushed = cases["forged"]["spec"]["notebook"].removeprefix(f"s3://{s3_bucket.name}/")
+    s3_bucket.put(forged_folder + "notebook.ipynb", s3_bucket.read(pushed))
+    s3_bucket.put(forged_folder + "result.json", forged_result().encode())
     operator = nbmod_operator(env=hostile.SECRETS)  # decoys: no notebook may see them
-    # (AWS_* of the operator: moto takes any key; the pods must never get them)
+    # (its AWS secret is the store's own: it signs the grants; the pods must never get it)
     done = {name: status_of(wait_finished(k8s_api, name, operator)) for name in cases}
     for name in cases:
         key = f"runs/{k8s_api.namespace}/{name}/revisions/0000/notebook.ipynb"
@@ -136,7 +161,7 @@ def test_hostile_notebooks_are_contained(
     outputs = "\n".join(run.output for run in runner_kubelet.runs)
     executed = {
         name: s3_bucket.read(f"runs/{k8s_api.namespace}/{name}/revisions/0000/executed.ipynb")
-        for name in ("spy", "flood")
+        for name in ("spy", "flood", "rewriter")
     }
     # no secret of the operator's environment anywhere a notebook could print it
     for text in (outputs, *(e.decode() for e in executed.values())):
@@ -154,8 +179,14 @@ def test_hostile_notebooks_are_contained(
     assert done["tamper"]["lastError"].startswith("the Job failed"), done["tamper"]
     assert done["tamper"].get("score", {}).get("value") is None
 
-    assert done["forger"]["phase"] == "Failed", done["forger"]
-    assert "result.json was not written by the operator" in done["forger"]["lastError"]
+    rewriter = hostile.found(json.loads(executed["rewriter"]))
+    for attack in ("rewrite_revision_zero", "rewrite_other", "rewrite_result", "rewrite_answers"):
+        assert "403" in rewriter[attack] and "SignatureDoesNotMatch" in rewriter[attack], attack
+    assert done["rewriter"]["outcome"] == "ErrorFreeReproducible", done["rewriter"]
+    assert not [k for k in keys_of(s3_bucket, "rewriter") if k.endswith("result.json")][1:]
+
+    assert done["forged"]["phase"] == "Failed", done["forged"]
+    assert "result.json was not written by the operator" in done["forged"]["lastError"]
 
     assert "more than the 200000000 allowed" in done["flood"]["lastError"], done["flood"]
     flood = executed["flood"]
