@@ -110,9 +110,9 @@ class NbmodOperator(KopfProcess):
 
 def pod_shim(folder: Path) -> Path:
     """An executable standing in for the runner image's `nbmod`: it gives each pod its own
-    emptyDir-like `/kaggle/working` and `/kaggle/input` (the kubelet mounts only Secret
-    volumes), and finds this checkout's nbmodernizer as the image would find its own (the
-    pod's environment has no PYTHONPATH)."""
+    `/kaggle/working` and `/kaggle/input` where the kubelet did not mount them (a volume
+    claim; the kubelet mounts Secrets and emptyDirs), and finds this checkout's nbmodernizer
+    as the image would find its own (the pod's environment has no PYTHONPATH)."""
     import nbmodernizer
 
     package_root = str(Path(nbmodernizer.__file__).resolve().parent.parent)
@@ -125,8 +125,8 @@ def pod_shim(folder: Path) -> Path:
             sys.path.insert(0, {package_root!r})
             pod = tempfile.mkdtemp(prefix="pod-")
             argv = sys.argv[1:]
-            for flag in ("--working-dir", "--input-dir"):
-                if flag in argv:
+            for flag in ("--working-dir", "--input-dir"):  # unless the kubelet mounted it
+                if flag in argv and argv[argv.index(flag) + 1].startswith("/kaggle"):
                     argv[argv.index(flag) + 1] = pod + argv[argv.index(flag) + 1]
             from nbmodernizer.cli import main
             sys.exit(main(argv))

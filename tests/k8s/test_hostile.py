@@ -34,15 +34,27 @@ from tests.s3server import S3Bucket
 
 pytestmark = pytest.mark.kernel
 
+# Where a runner holding grants shows them: `--grants FILE` on its command line. The kernel
+# looks through its ancestors' command lines (its own container's processes) for one.
 GRANTS = """
 import json, os, urllib.parse, urllib.request
-argv = open(f'/proc/{os.getppid()}/cmdline', 'rb').read().split(b'\\0')
-grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
-_record('grants_read', sorted(grants['outputs']))
+grants, pid = None, os.getpid()
+for _ in range(4):
+    try:
+        pid = int(open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[1])
+        argv = open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\\0')
+    except Exception:
+        break
+    if b'--grants' in argv:
+        grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
+        break
+_record('grants_read', sorted(grants['outputs']) if grants else 'none found')
 def _denied(error):
     body = error.read()[:300].decode() if hasattr(error, 'read') else ''
     return 'DENIED ' + str(error) + ' ' + body
 def _put(url, body):
+    if url is None:
+        return 'NO GRANT'
     request = urllib.request.Request(url, data=body, method='PUT', headers={
         'If-None-Match': '*', 'Content-Type': 'application/octet-stream'})
     try:
@@ -50,19 +62,58 @@ def _put(url, body):
     except Exception as error:
         return _denied(error)
 def _get(url):
+    if url is None:
+        return 'NO GRANT'
     try:
         return urllib.request.urlopen(url).read()[:50].decode()
     except Exception as error:
         return _denied(error)
 def _edit(url, key):
+    if url is None:
+        return None
     parts = urllib.parse.urlsplit(url)
     return urllib.parse.urlunsplit(parts._replace(path='/' + parts.path.split('/')[1] + '/' + key))
+"""
+
+# What the kernel's container holds, read whole: its environment, its ancestors' command lines
+# and environments (GRANTS, ENVIRONMENT), and every file under the folders it mounts (its
+# working directory, the inputs, the kernel folder named on its host's command line, HOME).
+# In a pod that is all it can reach; on the test machine the kubelet's other folders are
+# there too (one user, one filesystem), so the walk stays within the container's mounts.
+# What the kernel's container holds, read whole: its environment and its ancestors' (GRANTS,
+# ENVIRONMENT), and every file under the folders it mounts: its working directory, the
+# inputs, the kernel folder its host names, HOME. In a pod that is all it reaches; on the test
+# machine the kubelet's other folders are there too (one user, one filesystem), so the walk
+# stays within the container's mounts.
+REACH = """
+def _files(top):
+    for root, _, names in os.walk(top):
+        for name in names:
+            yield os.path.join(root, name)
+host = open(f'/proc/{os.getppid()}/cmdline', 'rb').read().split(b'\\0')
+tops = [os.getcwd(), '/kaggle/input', '../input', os.environ.get('HOME', '/nonexistent')]
+tops += [host[host.index(b'--kernel-dir') + 1].decode()] if b'--kernel-dir' in host else []
+if os.environ.get('HOME') == '/tmp':  # the machine's /tmp here; in a pod, its own emptyDir
+    tops.remove('/tmp')
+signed, read = [], 0
+for top in tops:
+    for path in _files(top):
+        try:
+            data = open(path, 'rb').read()
+        except Exception:
+            continue
+        read += 1
+        if b'X-Amz-Signature' in data or b'X-Amz-Credential' in data:
+            signed.append(path)
+_record('reach', {'tops': tops, 'files_read': read, 'signed': signed,
+                  'host_argv': [a.decode() for a in host]})
 """
 
 # Writes the Job's own outputs before the runner does: a clean execution.json.
 PREWRITE = """
 clean = {'runs': [{'status': 'completed', 'durationSeconds': 1.0}]}
-_record('prewrote', _put(grants['outputs']['execution.json'], json.dumps(clean).encode()))
+url = grants['outputs']['execution.json'] if grants else None
+_record('prewrote', _put(url, json.dumps(clean).encode()))
 """
 
 SPARSE_300MB = """
@@ -94,13 +145,14 @@ def rewrite_cell(answers_key: str) -> str:
     Each is refused by a store that checks signatures."""
     return (
         f"forged = {forged_result()!r}\n"
-        "own = urllib.parse.urlsplit(grants['notebook']).path.split('/', 2)[2]\n"
+        "notebook = grants['notebook'] if grants else 'http://s3/b/runs/ns/rewriter/r/n'\n"
+        "own = urllib.parse.urlsplit(notebook).path.split('/', 2)[2]\n"
         "folder = own.rsplit('/', 1)[0]\n"
-        "put = grants['outputs']['submission.csv']\n"
+        "put = grants['outputs']['submission.csv'] if grants else None\n"
         "_record('rewrite_revision_zero', _put(_edit(put, own), b'{}'))\n"
         "_record('rewrite_other', _put(_edit(put, own.replace('/rewriter/', '/spy/')), b'{}'))\n"
         "_record('rewrite_result', _put(_edit(put, folder + '/result.json'), forged.encode()))\n"
-        f"_record('rewrite_answers', _get(_edit(grants['notebook'], {answers_key!r})))\n"
+        f"_record('rewrite_answers', _get(_edit(grants and notebook, {answers_key!r})))\n"
     )
 
 
@@ -120,13 +172,22 @@ def test_hostile_notebooks_are_contained(
     one = {"fix": {"maxIterations": 1}}
     cases = {
         # credentials anywhere (env, /proc, files, boto3's chain), listing, answers, rev 0,
-        # result.json, another modernization: none reachable without a credential
-        "spy": push_case(tmp_path, s3_bucket, "spy", *hostile.sources(READ, PREDICT, WRITE), **one),
-        # the Job's own grants: outputs written before the runner's, then the notebook fails
+        # result.json, another modernization: none reachable without a credential; and the
+        # kernel reads every file and variable its container holds: no grant in any
+        "spy": push_case(
+            tmp_path,
+            s3_bucket,
+            "spy",
+            *hostile.sources(GRANTS, REACH, READ, PREDICT, WRITE),
+            **one,
+        ),
+        # the Job's own grants (were they reachable): its outputs written before the
+        # executor's, then the notebook fails
         "tamper": push_case(
             tmp_path, s3_bucket, "tamper", *hostile.sources(GRANTS, PREWRITE, "1/0"), **one
         ),
-        # its grants with other keys: revision 0, another modernization, result.json, answers
+        # its grants (were they reachable) with other keys: revision 0, another
+        # modernization, result.json, answers (the store refuses those: test_store_grants)
         "rewriter": push_case(
             tmp_path,
             s3_bucket,
@@ -161,27 +222,40 @@ def test_hostile_notebooks_are_contained(
     outputs = "\n".join(run.output for run in runner_kubelet.runs)
     executed = {
         name: s3_bucket.read(f"runs/{k8s_api.namespace}/{name}/revisions/0000/executed.ipynb")
-        for name in ("spy", "flood", "rewriter")
+        for name in ("spy", "flood", "rewriter", "tamper")
     }
     # no secret of the operator's environment anywhere a notebook could print it
     for text in (outputs, *(e.decode() for e in executed.values())):
         assert hostile.leaked(text) == []
-    # the pods held no key: their whole environment, as the kubelet gave it
+    # the pods held no key: each container's whole environment, as the kubelet gave it; the
+    # kernel's container was given no grant, the fetch container no write grant
     for run in runner_kubelet.runs:
-        assert not [k for k in run.env if k.startswith("AWS_")], run.env
+        by_name = {each.name: each for each in run.containers}
+        assert set(by_name) == {"fetch", "kernel", "executor"}, run.pod
+        for each in run.containers:
+            assert not [k for k in each.env if k.startswith("AWS_")], each.env
+        assert "--grants" not in by_name["kernel"].argv
+        assert not [m for m in by_name["kernel"].mounts if "grants" in m or "notebook" in m]
+        assert "/var/run/nbmodernizer/write" not in by_name["fetch"].mounts
     assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
 
     spy = hostile.found(json.loads(executed["spy"]))
     assert spy["s3_list"].startswith('"DENIED NoCredentialsError'), spy["s3_list"]
     assert done["spy"]["outcome"] == "ErrorFreeReproducible", done["spy"]
     assert not [k for k in keys_of(s3_bucket, "spy") if k.endswith("result.json")][1:]
+    assert spy["grants_read"] == '"none found"', spy["grants_read"]
+    reach = json.loads(spy["reach"])
+    assert reach["signed"] == [] and reach["files_read"] >= 2, reach  # inputs, connection file
+    assert "kernel" in reach["host_argv"] and "--grants" not in reach["host_argv"]
 
-    assert done["tamper"]["lastError"].startswith("the Job failed"), done["tamper"]
+    tamper = hostile.found(json.loads(executed["tamper"]))
+    assert tamper["prewrote"] == '"NO GRANT"', tamper
+    assert "ZeroDivisionError" in done["tamper"]["lastError"], done["tamper"]  # as it ran
     assert done["tamper"].get("score", {}).get("value") is None
 
     rewriter = hostile.found(json.loads(executed["rewriter"]))
     for attack in ("rewrite_revision_zero", "rewrite_other", "rewrite_result", "rewrite_answers"):
-        assert "403" in rewriter[attack] and "SignatureDoesNotMatch" in rewriter[attack], attack
+        assert rewriter[attack] == '"NO GRANT"', (attack, rewriter[attack])
     assert done["rewriter"]["outcome"] == "ErrorFreeReproducible", done["rewriter"]
     assert not [k for k in keys_of(s3_bucket, "rewriter") if k.endswith("result.json")][1:]
 
@@ -196,7 +270,7 @@ def test_hostile_notebooks_are_contained(
         pushed = cases[name]["spec"]["notebook"].removeprefix(f"s3://{s3_bucket.name}/")
         assert data == s3_bucket.read(pushed), name
     [tampered] = runner_kubelet.runs_of("tamper-it-000")
-    assert "refusing a tampered revision" in tampered.output
+    assert tampered.exit_code == 0, tampered.output  # nothing was written before the executor
     assert operator.running
 
 
