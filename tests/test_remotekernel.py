@@ -29,7 +29,12 @@ def host(tmp_path: Path) -> Iterator[RunFolder]:
     command = [sys.executable, "-m", "nbmodernizer.cli", "run-iteration", "--stage", "kernel",
                "--revision", "s3://b/p/revisions/0000/", "--kernel-dir", str(kernels),
                "--working-dir", str(working), "--timeout-seconds", "60"]  # fmt: skip
-    env = {**os.environ, "NBMOD_HOSTILE_TOKEN": "host-secret"}
+    bin_dir = tmp_path / "bin"  # the kernel's container sees 2 GPUs, this process none
+    bin_dir.mkdir()
+    (bin_dir / "nvidia-smi").write_text("#!/bin/sh\necho 'GPU 0: A'\necho 'GPU 1: B'\n")
+    (bin_dir / "nvidia-smi").chmod(0o755)
+    path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "NBMOD_HOSTILE_TOKEN": "host-secret", "PATH": path}
     process = subprocess.Popen(command, env=env)
     try:
         yield RunFolder(root=tmp_path, working=working, input=None, kernels=kernels)
@@ -55,6 +60,7 @@ def test_the_executor_drives_a_kernel_its_host_started(host: RunFolder) -> None:
     assert Path(seen["cwd"]) == host.working.resolve()
     assert "NBMOD_HOSTILE_TOKEN" not in seen["env"]  # the host gives the allowlist only
     assert (host.working / "submission.csv").read_text() == "id,y\n"
+    assert result.gpus == 2  # as the kernel's container counted them
 
 
 def test_a_timeout_interrupts_and_a_dead_kernel_is_seen(host: RunFolder) -> None:

@@ -28,7 +28,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from nbmodernizer.environment import imported_packages, input_files, visible_gpus
 from nbmodernizer.notebook import Notebook, code_cell_indices
-from nbmodernizer.remotekernel import remote_kernel_manager
+from nbmodernizer.remotekernel import remote_kernel_manager, reported_gpus
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 
 KAGGLE_INPUT = "/kaggle/input"
@@ -361,6 +361,12 @@ class _Run:
         self.status = ExecutionStatus.TIMEOUT
         self.timed_out_cell = index
 
+    def _gpus(self) -> int:
+        """The GPUs the kernel sees: here, or in the kernel's container (the pod split)."""
+        if self.folder.kernels is not None:
+            return reported_gpus(self.folder.kernels)
+        return visible_gpus()
+
     def result(self) -> ExecutionResult:
         language = self.notebook.metadata.get("language_info", {})
         inputs, inputs_total = input_files(self.folder.input)
@@ -374,7 +380,7 @@ class _Run:
             timed_out_cell=self.timed_out_cell,
             python_version=language.get("version") or sys.version.split()[0],
             packages=imported_packages(self.notebook),
-            gpus=visible_gpus(),
+            gpus=self._gpus(),
             inputs=inputs,
             inputs_total=inputs_total,
         )

@@ -13,6 +13,8 @@ The protocol, in the kernel folder (file names carry the kernel's id):
     start-ID         then written by the executor: "start this kernel"
     signal-ID-N      a signal number for the kernel's process group (interrupt, kill)
     exit-ID          its exit status, written by the kernel's host when the kernel ended
+    gpus             how many GPUs the kernel's container sees (its host's count, at start):
+                     the executor's container has none; context for the fixers, no more
     done             the executor has finished: the host kills what runs and exits 0
 
 `RemoteKernelManager` is the executor's side (a jupyter_client manager whose provisioner
@@ -40,9 +42,13 @@ from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
+from nbmodernizer.environment import visible_gpus
+
 POLL_SECONDS = 0.05
 EXIT_WAIT_SECONDS = 30.0  # how long the executor waits for a dying kernel's exit status
 DONE = "done"
+GPUS = "gpus"
+MAX_GPUS = 1024
 KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False", "--IPKernelApp.log_level=ERROR")
 
 
@@ -161,6 +167,7 @@ def _run_kernel(folder: Path, kernel_id: str, working: Path, env: Mapping[str, s
 def host_kernels(folder: Path, working: Path, env: Mapping[str, str]) -> int:
     """Start each kernel the executor asks for, one at a time, until it says `done`."""
     folder.mkdir(parents=True, exist_ok=True)
+    write_whole(folder / GPUS, str(visible_gpus()))
     while not (folder / DONE).exists():
         requests = sorted(folder.glob("start-*"), key=lambda path: path.stat().st_mtime)
         if not requests:
@@ -172,6 +179,15 @@ def host_kernels(folder: Path, working: Path, env: Mapping[str, str]) -> int:
         working.mkdir(parents=True, exist_ok=True)
         _run_kernel(folder, kernel_id, working, env)
     return 0
+
+
+def reported_gpus(folder: Path) -> int:
+    """The kernel container's GPU count, as its host wrote it (0 when absent or malformed:
+    the kernel can write into the folder too)."""
+    try:
+        return max(0, min(int((folder / GPUS).read_text().strip()), MAX_GPUS))
+    except (OSError, ValueError):
+        return 0
 
 
 def finish(folder: Path) -> None:
