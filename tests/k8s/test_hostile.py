@@ -1,12 +1,14 @@
 """Hostile notebooks through the real operator (issue #10): `nbmod operator` as a process, the
-emulator, the test kubelet (runner pods get only their container's env and their grants as
-files) and S3 on moto's server. Each attack is blocked, the modernization ends with a correct
-outcome and a clear reason, revision 0 stays byte-identical and the operator keeps running.
+emulator, the test kubelet (each container of a runner pod gets only its own env, grants and
+volumes: the pod split, fetch / kernel / executor) and S3 on moto's server. Each attack is
+blocked, the modernization ends with a correct outcome and a clear reason, revision 0 stays
+byte-identical and the operator keeps running.
 
 The store is moto behind the tests' signature check (tests/s3signatures.py), as AWS S3, MinIO
 and Ceph check SigV4: a pre-signed URL whose key or method is changed, or a request with no
 signature at all, is refused (403). The attacks use what a notebook holds: no credential, and
-its own grants where it can read them (through its parent's command line)."""
+no grant (its container has none; the attacks that would use one report "NO GRANT"). With a
+grant in reach (one process, `--stage all`), tests/test_hostile_local.py edits it."""
 
 from __future__ import annotations
 
@@ -15,15 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from nbmodernizer.spec import Metric
-from nbmodernizer.status import (
-    Diagnosis,
-    ExecutionResult,
-    ExecutionStatus,
-    Issue,
-    Outcome,
-    ScoreResult,
-)
 from tests import hostile
 from tests.k8s.client import K8sApi
 from tests.k8s.kubelet import Kubelet
@@ -34,52 +27,6 @@ from tests.s3server import S3Bucket
 
 pytestmark = pytest.mark.kernel
 
-# Where a runner holding grants shows them: `--grants FILE` on its command line. The kernel
-# looks through its ancestors' command lines (its own container's processes) for one.
-GRANTS = """
-import json, os, urllib.parse, urllib.request
-grants, pid = None, os.getpid()
-for _ in range(4):
-    try:
-        pid = int(open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[1])
-        argv = open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\\0')
-    except Exception:
-        break
-    if b'--grants' in argv:
-        grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
-        break
-_record('grants_read', sorted(grants['outputs']) if grants else 'none found')
-def _denied(error):
-    body = error.read()[:300].decode() if hasattr(error, 'read') else ''
-    return 'DENIED ' + str(error) + ' ' + body
-def _put(url, body):
-    if url is None:
-        return 'NO GRANT'
-    request = urllib.request.Request(url, data=body, method='PUT', headers={
-        'If-None-Match': '*', 'Content-Type': 'application/octet-stream'})
-    try:
-        return urllib.request.urlopen(request).status
-    except Exception as error:
-        return _denied(error)
-def _get(url):
-    if url is None:
-        return 'NO GRANT'
-    try:
-        return urllib.request.urlopen(url).read()[:50].decode()
-    except Exception as error:
-        return _denied(error)
-def _edit(url, key):
-    if url is None:
-        return None
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit(parts._replace(path='/' + parts.path.split('/')[1] + '/' + key))
-"""
-
-# What the kernel's container holds, read whole: its environment, its ancestors' command lines
-# and environments (GRANTS, ENVIRONMENT), and every file under the folders it mounts (its
-# working directory, the inputs, the kernel folder named on its host's command line, HOME).
-# In a pod that is all it can reach; on the test machine the kubelet's other folders are
-# there too (one user, one filesystem), so the walk stays within the container's mounts.
 # What the kernel's container holds, read whole: its environment and its ancestors' (GRANTS,
 # ENVIRONMENT), and every file under the folders it mounts: its working directory, the
 # inputs, the kernel folder its host names, HOME. In a pod that is all it reaches; on the test
@@ -125,37 +72,6 @@ with open('submission.csv', 'w') as f:
 FLOOD = "import sys\nchunk = 'x' * 65536\nfor _ in range(200):\n    sys.stdout.write(chunk)"
 
 
-def forged_result() -> str:
-    """A result.json claiming the notebook reproduced its target."""
-    document = {
-        "execution": ExecutionResult(
-            status=ExecutionStatus.COMPLETED, duration_seconds=1
-        ).to_wire(),
-        "score": ScoreResult(
-            metric=Metric.ACCURACY, target=1.0, value=1.0, values=[1.0], reproduced=True
-        ).to_wire(),
-        "diagnosis": Diagnosis(issue=Issue.NONE, outcome=Outcome.ERROR_FREE_REPRODUCIBLE).to_wire(),
-    }
-    return json.dumps(document)
-
-
-def rewrite_cell(answers_key: str) -> str:
-    """The Job's own grants with another key: a PUT onto revision 0's notebook, into another
-    modernization's folder, a forged result.json beside its outputs, and a GET of the answers.
-    Each is refused by a store that checks signatures."""
-    return (
-        f"forged = {forged_result()!r}\n"
-        "notebook = grants['notebook'] if grants else 'http://s3/b/runs/ns/rewriter/r/n'\n"
-        "own = urllib.parse.urlsplit(notebook).path.split('/', 2)[2]\n"
-        "folder = own.rsplit('/', 1)[0]\n"
-        "put = grants['outputs']['submission.csv'] if grants else None\n"
-        "_record('rewrite_revision_zero', _put(_edit(put, own), b'{}'))\n"
-        "_record('rewrite_other', _put(_edit(put, own.replace('/rewriter/', '/spy/')), b'{}'))\n"
-        "_record('rewrite_result', _put(_edit(put, folder + '/result.json'), forged.encode()))\n"
-        f"_record('rewrite_answers', _get(_edit(grants and notebook, {answers_key!r})))\n"
-    )
-
-
 def keys_of(bucket: S3Bucket, name: str) -> list[str]:
     return [k for k in bucket.keys() if f"/{name}/revisions/" in k]  # noqa: SIM118
 
@@ -178,13 +94,13 @@ def test_hostile_notebooks_are_contained(
             tmp_path,
             s3_bucket,
             "spy",
-            *hostile.sources(GRANTS, REACH, READ, PREDICT, WRITE),
+            *hostile.sources(hostile.GRANTS, REACH, READ, PREDICT, WRITE),
             **one,
         ),
         # the Job's own grants (were they reachable): its outputs written before the
         # executor's, then the notebook fails
         "tamper": push_case(
-            tmp_path, s3_bucket, "tamper", *hostile.sources(GRANTS, PREWRITE, "1/0"), **one
+            tmp_path, s3_bucket, "tamper", *hostile.sources(hostile.GRANTS, PREWRITE, "1/0"), **one
         ),
         # its grants (were they reachable) with other keys: revision 0, another
         # modernization, result.json, answers (the store refuses those: test_store_grants)
@@ -193,7 +109,11 @@ def test_hostile_notebooks_are_contained(
             s3_bucket,
             "rewriter",
             *hostile.sources(
-                GRANTS, rewrite_cell("fleet/rewriter/answers/answers.csv"), READ, PREDICT, WRITE
+                hostile.GRANTS,
+                hostile.rewrite_cell("fleet/rewriter/answers/answers.csv"),
+                READ,
+                PREDICT,
+                WRITE,
             ),
             **one,
         ),
@@ -211,7 +131,7 @@ def test_hostile_notebooks_are_contained(
     forged_folder = f"runs/{k8s_api.namespace}/forged/revisions/0000/"
     pushed = cases["forged"]["spec"]["notebook"].removeprefix(f"s3://{s3_bucket.name}/")
     s3_bucket.put(forged_folder + "notebook.ipynb", s3_bucket.read(pushed))
-    s3_bucket.put(forged_folder + "result.json", forged_result().encode())
+    s3_bucket.put(forged_folder + "result.json", hostile.forged_result().encode())
     operator = nbmod_operator(env=hostile.SECRETS)  # decoys: no notebook may see them
     # (its AWS secret is the store's own: it signs the grants; the pods must never get it)
     done = {name: status_of(wait_finished(k8s_api, name, operator)) for name in cases}
