@@ -162,3 +162,13 @@ def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
     assert "revision 1: completed, 0 cell error(s)" in done.stdout
     assert bucket.read(folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
     assert b"GRANTS SEEN []" in bucket.read(folder + "executed.ipynb")
+
+
+def test_a_stage_without_what_it_needs_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from nbmodernizer.cli import main
+
+    base = ["run-iteration", "--revision", "s3://b/r/revisions/0000/", "--timeout-seconds", "1"]
+    assert main([*base, "--stage", "execute", "--grants", "g.json"]) == 2
+    assert "--stage execute needs --notebook-dir, --kernel-dir" in capsys.readouterr().err
+    assert main([*base, "--stage", "kernel"]) == 2
+    assert "--stage kernel needs --kernel-dir" in capsys.readouterr().err

@@ -194,7 +194,22 @@ def single_process(args: argparse.Namespace) -> tuple[RevisionRef, list[RunOutpu
     return ref, outputs
 
 
+STAGE_NEEDS = {
+    "fetch": ("grants", "notebook_dir"),
+    "kernel": ("kernel_dir",),
+    "execute": ("grants", "notebook_dir", "kernel_dir"),
+}
+EXIT_USAGE = 2
+
+
 def run_iteration(args: argparse.Namespace) -> int:
+    missing = [f"--{name.replace('_', '-')}" for name in STAGE_NEEDS.get(args.stage, ())
+               if not getattr(args, name)]  # fmt: skip
+    if missing:
+        print(
+            f"nbmod run-iteration --stage {args.stage} needs {', '.join(missing)}", file=sys.stderr
+        )
+        return EXIT_USAGE
     if args.stage == "kernel":  # no grant, no secret: nothing to hide; the kernels' host
         return kernel_stage(args)
     clean_start(args)
