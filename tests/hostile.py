@@ -8,10 +8,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from nbmodernizer.spec import Metric
+from nbmodernizer.status import (
+    Diagnosis,
+    ExecutionResult,
+    ExecutionStatus,
+    Issue,
+    Outcome,
+    ScoreResult,
+)
+from tests.s3server import SECRET_KEY
+
 # Values of secrets a test puts in the driver's environment; no attack may print one. (An
-# access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.)
+# access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.) The S3
+# secret is the test store's own: the operator signs with it, and the store checks it.
 SECRETS = {
-    "AWS_SECRET_ACCESS_KEY": "hostile-test-aws-secret-4711",
+    "AWS_SECRET_ACCESS_KEY": SECRET_KEY,
     "OPENAI_API_KEY": "sk-hostile-test-openai-4711",
     "NBMOD_HOSTILE_TOKEN": "hostile-test-nbmod-4711",
 }
@@ -77,6 +89,79 @@ files = [p for pattern in ('/var/run/secrets/**', os.path.expanduser('~/.aws/*')
          for p in glob.glob(pattern, recursive=True) if os.path.isfile(p)]
 _record('credential_files', files)
 """
+
+
+# Where a runner holding grants shows them: `--grants FILE` on its command line. The kernel
+# looks through its ancestors' command lines (its own container's processes) for one.
+GRANTS = """
+import json, os, urllib.parse, urllib.request
+grants, pid = None, os.getpid()
+for _ in range(4):
+    try:
+        pid = int(open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[1])
+        argv = open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\\0')
+    except Exception:
+        break
+    if b'--grants' in argv:
+        grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
+        break
+_record('grants_read', sorted(grants['outputs']) if grants else 'none found')
+def _denied(error):
+    body = error.read()[:300].decode() if hasattr(error, 'read') else ''
+    return 'DENIED ' + str(error) + ' ' + body
+def _put(url, body):
+    if url is None:
+        return 'NO GRANT'
+    request = urllib.request.Request(url, data=body, method='PUT', headers={
+        'If-None-Match': '*', 'Content-Type': 'application/octet-stream'})
+    try:
+        return urllib.request.urlopen(request).status
+    except Exception as error:
+        return _denied(error)
+def _get(url):
+    if url is None:
+        return 'NO GRANT'
+    try:
+        return urllib.request.urlopen(url).read()[:50].decode()
+    except Exception as error:
+        return _denied(error)
+def _edit(url, key):
+    if url is None:
+        return None
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path='/' + parts.path.split('/')[1] + '/' + key))
+"""
+
+
+def forged_result() -> str:
+    """A result.json claiming the notebook reproduced its target."""
+    document = {
+        "execution": ExecutionResult(
+            status=ExecutionStatus.COMPLETED, duration_seconds=1
+        ).to_wire(),
+        "score": ScoreResult(
+            metric=Metric.ACCURACY, target=1.0, value=1.0, values=[1.0], reproduced=True
+        ).to_wire(),
+        "diagnosis": Diagnosis(issue=Issue.NONE, outcome=Outcome.ERROR_FREE_REPRODUCIBLE).to_wire(),
+    }
+    return json.dumps(document)
+
+
+def rewrite_cell(answers_key: str) -> str:
+    """The Job's own grants with another key: a PUT onto revision 0's notebook, into another
+    modernization's folder, a forged result.json beside its outputs, and a GET of the answers.
+    Each is refused by a store that checks signatures."""
+    return (
+        f"forged = {forged_result()!r}\n"
+        "notebook = grants['notebook'] if grants else 'http://s3/b/runs/ns/rewriter/r/n'\n"
+        "own = urllib.parse.urlsplit(notebook).path.split('/', 2)[2]\n"
+        "folder = own.rsplit('/', 1)[0]\n"
+        "put = grants['outputs']['submission.csv'] if grants else None\n"
+        "_record('rewrite_revision_zero', _put(_edit(put, own), b'{}'))\n"
+        "_record('rewrite_other', _put(_edit(put, own.replace('/rewriter/', '/spy/')), b'{}'))\n"
+        "_record('rewrite_result', _put(_edit(put, folder + '/result.json'), forged.encode()))\n"
+        f"_record('rewrite_answers', _get(_edit(grants and notebook, {answers_key!r})))\n"
+    )
 
 
 def sources(*extra: str) -> tuple[str, ...]:

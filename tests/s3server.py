@@ -24,7 +24,8 @@ import pytest
 from nbmodernizer.store.s3 import s3_client
 
 ACCESS_KEY = "testing"
-SECRET_KEY = "testing"
+# Distinctive: the hostile tests look for it wherever a notebook could print it.
+SECRET_KEY = "hostile-test-aws-secret-4711"
 REGION = "us-east-1"
 
 
@@ -116,5 +117,21 @@ def new_bucket(endpoint: str) -> S3Bucket:
 def s3_bucket_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Bucket]:
     """The session's moto server in the environment, and a bucket of this test's own."""
     endpoint = s3_endpoint_url()
+    use_endpoint(monkeypatch, endpoint)
+    yield new_bucket(endpoint)
+
+
+def signing_s3_endpoint_url() -> str:
+    """moto's server behind the tests' signature check (tests/s3signatures.py): a store that,
+    like AWS S3, MinIO and Ceph, refuses a request whose SigV4 signature does not hold."""
+    from tests.s3signatures import signing_store_url
+
+    return signing_store_url(s3_endpoint_url(), ACCESS_KEY, SECRET_KEY)
+
+
+@pytest.fixture(name="signing_s3_bucket")
+def signing_s3_bucket_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Bucket]:
+    """A bucket of this test's own on moto's server behind the signature check."""
+    endpoint = signing_s3_endpoint_url()
     use_endpoint(monkeypatch, endpoint)
     yield new_bucket(endpoint)

@@ -21,6 +21,7 @@ from nbmodernizer.spec import parse_modernization
 from nbmodernizer.store.revisions import LocalStore
 from tests import hostile
 from tests.notebooks import PREDICT, READ, WRITE, notebook
+from tests.s3server import S3Bucket, signing_s3_bucket_fixture  # noqa: F401
 
 pytestmark = pytest.mark.kernel
 
@@ -186,3 +187,47 @@ def test_a_submission_with_a_monstrous_header_is_an_error(tmp_path: Path) -> Non
     wide.write_text("id,y," + ",".join(f"c{n}" for n in range(20_000)) + "\n1,1\n")
     with pytest.raises(SubmissionError, match="more than 10000 columns"):
         grade_submission(wide, pd.DataFrame({"id": [1], "y": [1]}), spec.score)
+
+
+def test_in_one_process_the_kernel_finds_the_grants_and_the_store_refuses_each_edit(
+    signing_s3_bucket: S3Bucket, tmp_path: Path
+) -> None:
+    """Single-process mode (`--stage all`: the local runner, not the cluster's split pod): the
+    kernel finds the grants on its runner's command line (docs/security.md) and edits them
+    onto revision 0, another modernization's folder, result.json and the answers; a store that
+    checks signatures refuses each (403 SignatureDoesNotMatch), and nothing changes."""
+    from nbmodernizer.store.grants import make_grants
+    from nbmodernizer.store.s3 import signing_client
+
+    bucket = signing_s3_bucket
+    revision_zero = "runs/default/rewriter/revisions/0000/notebook.ipynb"
+    others = "runs/default/spy/revisions/0000/notebook.ipynb"
+    answers = "fleet/rewriter/answers/answers.csv"
+    for key in (revision_zero, others):
+        bucket.put(key, b'{"cells": []}')
+    bucket.put(answers, b"id,y\n1,1\n2,0\n")
+    bucket.put("inputs/rewriter/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
+    cells = hostile.sources(hostile.GRANTS, hostile.rewrite_cell(answers), READ, PREDICT, WRITE)
+    folder = "runs/default/rewriter/revisions/0001/"
+    bucket.put(folder + "notebook.ipynb", serialise(notebook(*cells)))
+    grants = make_grants(
+        signing_client(bucket.endpoint), bucket.name, folder, 1, 1, 120,
+        (bucket.name, "inputs/rewriter/"),
+    )  # fmt: skip
+    (tmp_path / "grants.json").write_text(grants.to_json())
+    env = {k: v for k, v in driver_env(tmp_path).items() if not k.startswith("AWS_")}
+    command = [
+        sys.executable, "-m", "nbmodernizer.cli", "run-iteration",
+        "--revision", f"s3://{bucket.name}/{folder}", "--grants", str(tmp_path / "grants.json"),
+        "--input-dir", str(tmp_path / "input"), "--working-dir", str(tmp_path / "working"),
+        "--timeout-seconds", "60",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, env=env)
+    assert done.returncode == 0, done.stderr
+    found = hostile.found(json.loads(bucket.read(folder + "executed.ipynb")))
+    assert "submission.csv" in found["grants_read"]  # one process: the grants are in reach
+    for attack in ("rewrite_revision_zero", "rewrite_other", "rewrite_result", "rewrite_answers"):
+        assert "403" in found[attack] and "SignatureDoesNotMatch" in found[attack], attack
+    assert bucket.read(revision_zero) == b'{"cells": []}' == bucket.read(others)
+    assert bucket.read(folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
+    assert not [key for key in bucket.keys() if key.endswith("result.json")]  # noqa: SIM118

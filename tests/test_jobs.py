@@ -397,35 +397,71 @@ def test_no_llm_key_and_no_answers_anywhere_in_the_job() -> None:
 
 
 def test_granted_job_holds_no_key_only_its_grants_secret() -> None:
+    """The pod split: fetch (init; read grants), kernel (no grant, the notebook's resources),
+    executor (write grants); no AWS_* anywhere, no shared process namespace, and each grant
+    mounted in one container only, from one Secret's own key."""
     settings = JobSettings(
         runner_image="img",
         s3_bucket="b",
         s3_region="eu-west-1",
         s3_endpoint_url="http://minio:9000",
     )
-    manifest = job(3, settings=settings)
-    variables = env(manifest)
-    assert not [name for name in variables if name.startswith("AWS_")]
-    args = container(manifest)["args"]
-    assert args[args.index("--grants") + 1] == "/var/run/nbmodernizer/grants/grants.json"
-    assert "--inputs" not in args  # the inputs are granted one by one
-    volumes = {v["name"]: v for v in pod(manifest)["volumes"]}
-    assert volumes["grants"]["secret"] == {
-        "secretName": "titanic-it-003-grants",
-        "defaultMode": 0o400,
-    }
-    mounts = {m["name"]: m for m in container(manifest)["volumeMounts"]}
-    assert mounts["grants"] == {
-        "name": "grants",
-        "mountPath": "/var/run/nbmodernizer/grants",
-        "readOnly": True,
-    }
+    manifest = job(3, settings=settings, execution={"resources": {"limits": {"nvidia.com/gpu": 1}}})
+    spec = pod(manifest)
+    assert spec["shareProcessNamespace"] is False
+    [fetch] = spec["initContainers"]
+    kernel, executor = spec["containers"]
+    assert (fetch["name"], kernel["name"], executor["name"]) == ("fetch", "kernel", "executor")
+    for each in (fetch, kernel, executor):
+        assert not [e for e in each["env"] if e["name"].startswith("AWS_")]
+        assert each["command"] == ["nbmod", "run-iteration"]
+    assert "--inputs" not in executor["args"]  # the inputs are granted one by one
+
+    def mounts(container: dict[str, Any]) -> dict[str, str]:
+        return {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+
+    def flag(container: dict[str, Any], name: str) -> str:
+        return str(container["args"][container["args"].index(name) + 1])
+
+    assert mounts(fetch) == {
+        "tmp": "/tmp", "input": "/kaggle/input", "notebook": "/var/run/nbmodernizer/notebook",
+        "read-grants": "/var/run/nbmodernizer/read",
+    }  # fmt: skip
+    assert mounts(kernel) == {
+        "working": "/kaggle/working", "input": "/kaggle/input", "kernel-tmp": "/tmp",
+        "kernel": "/var/run/nbmodernizer/kernel",
+    }  # fmt: skip
+    assert mounts(executor) == {
+        "working": "/kaggle/working", "tmp": "/tmp", "input": "/kaggle/input",
+        "notebook": "/var/run/nbmodernizer/notebook", "kernel": "/var/run/nbmodernizer/kernel",
+        "write-grants": "/var/run/nbmodernizer/write",
+    }  # fmt: skip
+    assert flag(fetch, "--stage") == "fetch" and flag(kernel, "--stage") == "kernel"
+    assert flag(executor, "--stage") == "execute"
+    assert flag(fetch, "--grants") == "/var/run/nbmodernizer/read/grants.json"
+    assert flag(executor, "--grants") == "/var/run/nbmodernizer/write/grants.json"
+    assert "--grants" not in kernel["args"] and "NBMOD_ITERATION" not in json.dumps(kernel)
+    assert flag(executor, "--runs") == "1" and flag(executor, "--kernel-dir") == flag(
+        kernel, "--kernel-dir"
+    )
+    assert kernel["resources"] == {"limits": {"nvidia.com/gpu": "1"}}
+    assert "resources" not in executor and "resources" not in fetch
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    for name, key in (("read-grants", "read.json"), ("write-grants", "write.json")):
+        assert volumes[name]["secret"] == {
+            "secretName": "titanic-it-003-grants",
+            "defaultMode": 0o400,
+            "items": [{"key": key, "path": "grants.json"}],
+        }
+    for name in ("notebook", "kernel", "kernel-tmp"):
+        assert volumes[name] == {"name": name, "emptyDir": {}}
+    validate(manifest)
 
 
 def test_grants_secret_is_owned_by_its_job() -> None:
     manifest = job(settings=JobSettings(runner_image="img", s3_bucket="b"))
     manifest["metadata"]["uid"] = "job-uid"
-    secret = build_grants_secret(manifest, '{"version": 1}')
+    secret = build_grants_secret(manifest, '{"reads": 1}', '{"writes": 1}')
     assert secret["metadata"]["name"] == grants_secret_name(manifest["metadata"]["name"])
     assert secret["metadata"]["namespace"] == manifest["metadata"]["namespace"]
     owner = secret["metadata"]["ownerReferences"][0]
@@ -434,7 +470,7 @@ def test_grants_secret_is_owned_by_its_job() -> None:
         manifest["metadata"]["name"],
         "job-uid",
     )
-    assert secret["stringData"] == {"grants.json": '{"version": 1}'}
+    assert secret["stringData"] == {"read.json": '{"reads": 1}', "write.json": '{"writes": 1}'}
 
 
 def test_volumes_are_empty_dirs_by_default() -> None:

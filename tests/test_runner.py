@@ -14,7 +14,7 @@ from nbmodernizer.notebook import serialise
 from nbmodernizer.runner import parse_revision
 from nbmodernizer.store.revisions import S3Store
 from tests.notebooks import PREDICT, READ, WRITE, notebook
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from tests.s3server import S3Bucket, s3_bucket_fixture, signing_s3_bucket_fixture  # noqa: F401
 
 pytestmark = pytest.mark.kernel
 
@@ -144,3 +144,72 @@ def test_a_pod_of_an_indexed_job_runs_once_under_its_own_names(
         [*command[:-1], "2", "--run-index", "1"], capture_output=True, text=True, env=env
     )
     assert several.returncode == 3 and "--runs 1 (one run a pod)" in several.stderr
+
+
+SEEK_GRANTS = (
+    "import os\nfound, pid = [], os.getpid()\nfor _ in range(4):\n"
+    "    pid = int(open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[1])\n"
+    "    if pid <= 1:\n        break\n"
+    "    found += [a for a in open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\\0')\n"
+    "              if a == b'--grants']\n"
+    "print('GRANTS SEEN', found)"
+)
+
+
+def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
+    signing_s3_bucket: S3Bucket, tmp_path: Path
+) -> None:
+    """The three stages a granted pod runs, as processes here: `fetch` with the read grants,
+    `kernel` with none (the kernel is its child), `execute` with the write grants; a store
+    that checks signatures; the kernel's ancestors show no grant."""
+    from nbmodernizer.store.grants import make_grants, split_grants
+    from nbmodernizer.store.s3 import signing_client
+
+    bucket = signing_s3_bucket
+    store = S3Store(bucket.uri("runs/default/tiny"))
+    store.put(1, "notebook.ipynb", serialise(notebook(SEEK_GRANTS, READ, PREDICT, WRITE)))
+    bucket.put("inputs/tiny/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
+    folder = "runs/default/tiny/revisions/0001/"
+    grants = make_grants(
+        signing_client(bucket.endpoint), bucket.name, folder, 1, 1, 120,
+        (bucket.name, "inputs/tiny/"),
+    )  # fmt: skip
+    reads, writes = split_grants(grants)
+    (tmp_path / "read.json").write_text(reads.to_json())
+    (tmp_path / "write.json").write_text(writes.to_json())
+    assert "X-Amz-Signature" not in writes.notebook and not writes.inputs and not reads.outputs
+    pod = {name: str(tmp_path / name) for name in ("input", "working", "notebook", "kernel")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+
+    def stage(name: str, *flags: str) -> list[str]:
+        return [sys.executable, "-m", "nbmodernizer.cli", "run-iteration", "--stage", name,
+                "--revision", store.uri_of(1, ""), "--timeout-seconds", "60",
+                "--input-dir", pod["input"], "--working-dir", pod["working"], *flags]  # fmt: skip
+
+    fetch = stage(
+        "fetch", "--grants", str(tmp_path / "read.json"), "--notebook-dir", pod["notebook"]
+    )
+    done = subprocess.run(fetch, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "input" / "test.csv").exists()
+    host = subprocess.Popen(
+        stage("kernel", "--kernel-dir", pod["kernel"]), env=env, stdout=subprocess.DEVNULL
+    )
+    execute = stage("execute", "--grants", str(tmp_path / "write.json"),
+                    "--notebook-dir", pod["notebook"], "--kernel-dir", pod["kernel"])  # fmt: skip
+    done = subprocess.run(execute, capture_output=True, text=True, timeout=180, env=env)
+    assert done.returncode == 0, done.stderr
+    assert host.wait(timeout=30) == 0  # told it was done: the pod completes
+    assert "revision 1: completed, 0 cell error(s)" in done.stdout
+    assert bucket.read(folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
+    assert b"GRANTS SEEN []" in bucket.read(folder + "executed.ipynb")
+
+
+def test_a_stage_without_what_it_needs_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from nbmodernizer.cli import main
+
+    base = ["run-iteration", "--revision", "s3://b/r/revisions/0000/", "--timeout-seconds", "1"]
+    assert main([*base, "--stage", "execute", "--grants", "g.json"]) == 2
+    assert "--stage execute needs --notebook-dir, --kernel-dir" in capsys.readouterr().err
+    assert main([*base, "--stage", "kernel"]) == 2
+    assert "--stage kernel needs --kernel-dir" in capsys.readouterr().err

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -14,14 +16,42 @@ from nbmodernizer.store.grants import (
     GrantedStore,
     GrantsError,
     fetch_granted_inputs,
+    http_get,
     make_grants,
     output_names,
     parse_grants,
 )
 from nbmodernizer.store.s3 import signing_client
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from tests.s3server import S3Bucket, signing_s3_bucket_fixture  # noqa: F401
 
 FOLDER = "runs/ns/tiny/revisions/0002/"
+
+
+@pytest.fixture(name="s3_bucket")
+def checked_bucket(signing_s3_bucket: S3Bucket) -> S3Bucket:
+    """Every test here talks to moto behind the signature check (tests/s3signatures.py), as
+    runner pods talk to AWS S3, MinIO or Ceph: a changed or expired URL is refused there."""
+    return signing_s3_bucket
+
+
+def edit_key(url: str, key: str) -> str:
+    """A pre-signed URL with its object key replaced (the bucket, query and signature kept)."""
+    parts = urllib.parse.urlsplit(url)
+    bucket = parts.path.split("/")[1]
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{bucket}/{key}"))
+
+
+def refusal(request: urllib.request.Request | str) -> tuple[int, str]:
+    """The HTTP status and S3 error code a request is refused with."""
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    body = refused.value.read().decode()
+    return refused.value.code, body.split("<Code>", 1)[1].split("</Code>", 1)[0]
+
+
+def put_request(url: str, data: bytes) -> urllib.request.Request:
+    headers = {"If-None-Match": "*", "Content-Type": "application/octet-stream"}
+    return urllib.request.Request(url, data=data, method="PUT", headers=headers)
 
 
 def grants_for(bucket: S3Bucket, runs: int = 2, **bounds: int) -> GrantedStore:
@@ -84,14 +114,48 @@ def test_nothing_else_is_granted(s3_bucket: S3Bucket) -> None:
 
 
 def test_a_granted_url_is_bound_to_its_key_and_method(s3_bucket: S3Bucket) -> None:
-    """Changing the key or the method of a pre-signed URL breaks its signature (checked by
-    stores that check signatures; moto's server does not, so this checks the URL's form)."""
+    """A granted URL whose key is edited (to revision 0's notebook, into another
+    modernization's folder, to the answers) or whose method is changed is refused by the
+    store: 403 SignatureDoesNotMatch; what it aimed at is unchanged."""
     s3_bucket.put("inputs/tiny/train.csv", b"x")
+    revision_zero = "runs/ns/tiny/revisions/0000/notebook.ipynb"
+    s3_bucket.put(revision_zero, b'{"cells": []}')
+    s3_bucket.put("fleet/tiny/answers/answers.csv", b"id,y\n1,1\n")
     store = grants_for(s3_bucket, runs=1)
-    url = store.grants.outputs["execution.json"]
-    assert "X-Amz-Signature=" in url and "X-Amz-Expires=60" in url
-    assert "if-none-match" in url.lower()  # the write-once header is signed into the URL
-    assert FOLDER + "execution.json" in url
+    put = store.grants.outputs["submission.csv"]
+    assert "X-Amz-Signature=" in put and "X-Amz-Expires=60" in put
+    assert "if-none-match" in put.lower()  # the write-once header is signed into the URL
+    for key in (
+        revision_zero,
+        "runs/ns/other/revisions/0000/notebook.ipynb",
+        "runs/ns/other/revisions/0001/result.json",
+        FOLDER + "result.json",
+    ):
+        assert refusal(put_request(edit_key(put, key), b"forged")) == (403, "SignatureDoesNotMatch")
+    answers = edit_key(store.grants.notebook, "fleet/tiny/answers/answers.csv")
+    assert refusal(answers) == (403, "SignatureDoesNotMatch")
+    as_get = urllib.request.Request(put, method="GET", headers={"If-None-Match": "*"})
+    assert refusal(as_get) == (403, "SignatureDoesNotMatch")
+    assert refusal(put_request(store.grants.notebook, b"{}")) == (403, "SignatureDoesNotMatch")
+    assert s3_bucket.read(revision_zero) == b'{"cells": []}'  # byte-identical
+    assert s3_bucket.keys() == [
+        "fleet/tiny/answers/answers.csv",
+        "inputs/tiny/train.csv",
+        revision_zero,
+    ]
+    store.put(2, "submission.csv", b"id,y\n")  # the URL as granted still works
+    assert s3_bucket.read(FOLDER + "submission.csv") == b"id,y\n"
+
+
+def test_a_grant_used_after_its_expiry_is_refused(s3_bucket: S3Bucket) -> None:
+    s3_bucket.put(FOLDER + "notebook.ipynb", b"{}")
+    client = signing_client(s3_bucket.endpoint)
+    made = make_grants(client, s3_bucket.name, FOLDER, 2, 1, expires_seconds=1)
+    assert http_get(made.notebook) == b"{}"  # within its second
+    time.sleep(2.2)
+    assert refusal(made.notebook) == (403, "AccessDenied")
+    assert refusal(put_request(made.outputs["execution.json"], b"{}")) == (403, "AccessDenied")
+    assert FOLDER + "execution.json" not in s3_bucket.keys()  # noqa: SIM118
 
 
 def test_inputs_past_the_bounds_are_refused_with_a_reason(s3_bucket: S3Bucket) -> None:
@@ -126,23 +190,20 @@ def test_malformed_or_escaping_grants_are_refused() -> None:
         parse_grants(json.dumps(document))
 
 
-def test_unsigned_writes_are_what_a_notebook_without_grants_has(s3_bucket: S3Bucket) -> None:
-    """What the store sees from a pod with no grant: a request with no signature. moto's
-    server accepts those (it checks no signature); real stores refuse them. Here: a granted
-    PUT works with no credential at all in the client."""
+def test_a_request_without_a_grant_is_refused(s3_bucket: S3Bucket) -> None:
+    """What a pod with no grant and no credential can send: an unsigned request. The store
+    refuses it; the granted URL, with its signed header, works once."""
     s3_bucket.put("inputs/tiny/train.csv", b"x")
     store = grants_for(s3_bucket, runs=1)
-    request = urllib.request.Request(
-        store.grants.outputs["submission.csv"],
-        data=b"id,y\n",
-        method="PUT",
-        headers={"If-None-Match": "*", "Content-Type": "text/csv"},
-    )
-    with urllib.request.urlopen(request) as response:
+    granted = store.grants.outputs["submission.csv"]
+    unsigned = granted.split("?", 1)[0]
+    assert refusal(put_request(unsigned, b"id,y\n")) == (403, "AccessDenied")
+    assert refusal(unsigned) == (403, "AccessDenied")
+    without_header = urllib.request.Request(granted, data=b"id,y\n", method="PUT")
+    assert refusal(without_header) == (403, "SignatureDoesNotMatch")
+    with urllib.request.urlopen(put_request(granted, b"id,y\n")) as response:
         assert response.status == 200
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(request)
-    assert refused.value.code == 412
+    assert refusal(put_request(granted, b"id,y\n")) == (412, "PreconditionFailed")
 
 
 def test_grants_expire_within_a_week(s3_bucket: S3Bucket) -> None:

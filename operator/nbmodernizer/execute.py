@@ -28,6 +28,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from nbmodernizer.environment import imported_packages, input_files, visible_gpus
 from nbmodernizer.notebook import Notebook, code_cell_indices
+from nbmodernizer.remotekernel import remote_kernel_manager, reported_gpus
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 
 KAGGLE_INPUT = "/kaggle/input"
@@ -102,6 +103,7 @@ class RunFolder:
     root: Path
     working: Path
     input: Path | None
+    kernels: Path | None = None  # a kernel folder: the kernel runs in another container
 
 
 def prepare_run_folder(root: Path, inputs: Path | None) -> RunFolder:
@@ -271,8 +273,12 @@ class _Run:
         self.client: NotebookClient  # one per start of the kernel (`run`)
 
     def _client(self, startup_timeout: int) -> NotebookClient:
+        manager = None
+        if self.folder.kernels is not None:  # the pod split: a kernel its host starts
+            manager = remote_kernel_manager(self.folder.kernels)
         return BoundedClient(
             self.notebook,
+            km=manager,
             kernel_name="python3",
             allow_errors=True,
             record_timing=True,
@@ -290,7 +296,7 @@ class _Run:
             self.client = self._client(startup_timeout)
             started = False
             try:
-                async with self.client.async_setup_kernel(env=self._kernel_env()):
+                async with self.client.async_setup_kernel(env=self._kernel_env(), cleanup_kc=True):
                     started = True
                     await self._install_prelude()
                     await self._run_cells()
@@ -355,6 +361,12 @@ class _Run:
         self.status = ExecutionStatus.TIMEOUT
         self.timed_out_cell = index
 
+    def _gpus(self) -> int:
+        """The GPUs the kernel sees: here, or in the kernel's container (the pod split)."""
+        if self.folder.kernels is not None:
+            return reported_gpus(self.folder.kernels)
+        return visible_gpus()
+
     def result(self) -> ExecutionResult:
         language = self.notebook.metadata.get("language_info", {})
         inputs, inputs_total = input_files(self.folder.input)
@@ -368,7 +380,7 @@ class _Run:
             timed_out_cell=self.timed_out_cell,
             python_version=language.get("version") or sys.version.split()[0],
             packages=imported_packages(self.notebook),
-            gpus=visible_gpus(),
+            gpus=self._gpus(),
             inputs=inputs,
             inputs_total=inputs_total,
         )

@@ -12,6 +12,20 @@ input and to PUT the Job's own outputs once; it uses plain HTTP only, and `--rev
 `--inputs` only name things. Without it, the runner uses boto3 and the credentials of its
 environment (the `--s3-secret` opt-out).
 
+The pod split (`--stage`, the cluster's default with grants; docs/security.md): the Job's pod
+runs the runner in three containers, none of which holds what another needs kept:
+
+    --stage fetch    (init container; the READ grants only) the notebook into --notebook-dir,
+                     the inputs into --input-dir
+    --stage kernel   (the notebook's container; no grant, the allowlisted environment) only
+                     hosts the Jupyter kernels the executor asks for in --kernel-dir
+    --stage execute  (the WRITE grants only) drives those kernels over ZMQ with nbclient,
+                     reads the submission from the shared --working-dir, uploads, then tells
+                     the kernel's host it is done, so the pod completes
+
+`--stage all` (the default) is the single process: fetch, execute with its own kernel and
+upload; for local use and the `--s3-secret` opt-out.
+
 Inputs come from the grants, from `--inputs` (an s3:// prefix, downloaded into
 `--input-dir`) or are already mounted at `--input-dir` (a PVC). The working directory is
 emptied before each run.
@@ -40,11 +54,12 @@ from pathlib import Path
 from nbmodernizer.engine import load_notebook, store_execution, store_run
 from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
 from nbmodernizer.grade import DEFAULT_MAX_SUBMISSION_BYTES, SubmissionLimits
-from nbmodernizer.notebook import NotebookError
-from nbmodernizer.revision import FolderFactory, RunPlan, execute_runs
+from nbmodernizer.notebook import NotebookError, parse_notebook
+from nbmodernizer.remotekernel import finish, host_kernels
+from nbmodernizer.revision import FolderFactory, RunOutput, RunPlan, execute_runs
 from nbmodernizer.store import RevisionExistsError, StoreError
 from nbmodernizer.store.grants import GrantedStore, Grants, fetch_granted_inputs, read_grants
-from nbmodernizer.store.layout import parse_revision_folder_uri
+from nbmodernizer.store.layout import NOTEBOOK, parse_revision_folder_uri
 from nbmodernizer.store.revisions import RevisionStore, open_store
 from nbmodernizer.store.s3 import fetch_dir
 
@@ -67,8 +82,9 @@ def parse_revision(uri: str) -> RevisionRef:
     return RevisionRef(open_store(root), revision)
 
 
-def fixed_folders(working: Path, inputs: Path) -> FolderFactory:
-    """The pod's own `/kaggle/working` (emptied before each run) and `/kaggle/input`."""
+def fixed_folders(working: Path, inputs: Path, kernels: Path | None = None) -> FolderFactory:
+    """The pod's own `/kaggle/working` (emptied before each run) and `/kaggle/input`; with
+    `kernels`, the kernel runs in the kernel container (`remotekernel`)."""
 
     @contextmanager
     def folder() -> Iterator[RunFolder]:
@@ -78,7 +94,7 @@ def fixed_folders(working: Path, inputs: Path) -> FolderFactory:
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
-        yield RunFolder(root=working.parent, working=working, input=inputs)
+        yield RunFolder(root=working.parent, working=working, input=inputs, kernels=kernels)
 
     return folder
 
@@ -145,28 +161,104 @@ def run_index(args: argparse.Namespace, environ: Mapping[str, str]) -> int | Non
     return index
 
 
+def fetch_stage(args: argparse.Namespace) -> None:
+    """The init container: with the READ grants, the notebook and the inputs onto emptyDirs."""
+    ref, grants = granted_revision(Path(args.grants))
+    if grants.inputs:
+        fetch_granted_inputs(grants, Path(args.input_dir))
+    notebook_dir = Path(args.notebook_dir)
+    notebook_dir.mkdir(parents=True, exist_ok=True)
+    (notebook_dir / NOTEBOOK).write_bytes(ref.store.get(ref.revision, NOTEBOOK))
+
+
+def kernel_stage(args: argparse.Namespace) -> int:
+    """The notebook's container: host the kernels the executor asks for, nothing else."""
+    env = kernel_environment(os.environ)
+    return host_kernels(Path(args.kernel_dir), Path(args.working_dir), env)
+
+
+def store_outputs(ref: RevisionRef, outputs: list[RunOutput], index: int | None) -> None:
+    """Every run together (`execution.json`), or this pod's run `index` under its own names."""
+    if index is None:
+        store_execution(ref.store, ref.revision, outputs)
+    else:
+        store_run(ref.store, ref.revision, index, outputs[0])
+
+
+def execute_stage(
+    args: argparse.Namespace, index: int | None
+) -> tuple[RevisionRef, list[RunOutput]]:
+    """The executor: run the fetched notebook on the kernel container's kernels, upload what
+    it observed with the WRITE grants; the kernel's host is told to stop in any case."""
+    kernels = Path(args.kernel_dir)
+    try:
+        ref, _ = granted_revision(Path(args.grants))
+        data = (Path(args.notebook_dir) / NOTEBOOK).read_bytes()
+        notebook = parse_notebook(data).notebook
+        folders = fixed_folders(Path(args.working_dir), Path(args.input_dir), kernels)
+        outputs = execute_runs(notebook, run_plan(args), folders)
+    finally:
+        finish(kernels)
+    store_outputs(ref, outputs, index)
+    return ref, outputs
+
+
+def run_plan(args: argparse.Namespace) -> RunPlan:
+    limits = SubmissionLimits(max_bytes=args.max_submission_bytes)
+    return RunPlan(args.timeout_seconds, args.runs, args.submission, limits=limits)
+
+
+def single_process(
+    args: argparse.Namespace, index: int | None
+) -> tuple[RevisionRef, list[RunOutput]]:
+    """Fetch, execute with a kernel of its own, upload: one process (`--stage all`)."""
+    input_dir = Path(args.input_dir)
+    if args.grants:
+        ref, grants = granted_revision(Path(args.grants))
+        if grants.inputs:
+            input_dir = fetch_granted_inputs(grants, input_dir)
+    else:
+        ref = parse_revision(args.revision)
+        if args.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
+            input_dir = fetch_dir(args.inputs, Path.cwd(), input_dir)
+    notebook = load_notebook(ref.store, ref.revision)
+    outputs = execute_runs(
+        notebook, run_plan(args), fixed_folders(Path(args.working_dir), input_dir)
+    )
+    store_outputs(ref, outputs, index)
+    return ref, outputs
+
+
+STAGE_NEEDS = {
+    "fetch": ("grants", "notebook_dir"),
+    "kernel": ("kernel_dir",),
+    "execute": ("grants", "notebook_dir", "kernel_dir"),
+}
+EXIT_USAGE = 2
+
+
 def run_iteration(args: argparse.Namespace) -> int:
+    missing = [f"--{name.replace('_', '-')}" for name in STAGE_NEEDS.get(args.stage, ())
+               if not getattr(args, name)]  # fmt: skip
+    if missing:
+        print(
+            f"nbmod run-iteration --stage {args.stage} needs {', '.join(missing)}", file=sys.stderr
+        )
+        return EXIT_USAGE
+    if args.stage == "kernel":  # no grant, no secret: nothing to hide; the kernels' host
+        return kernel_stage(args)
     clean_start(args)
     hide_this_process()  # the kernel (same user) cannot read our /proc environ or memory
     try:
-        input_dir = Path(args.input_dir)
-        if args.grants:
-            ref, grants = granted_revision(Path(args.grants))
-            if grants.inputs:
-                input_dir = fetch_granted_inputs(grants, input_dir)
-        else:
-            ref = parse_revision(args.revision)
-            if args.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
-                input_dir = fetch_dir(args.inputs, Path.cwd(), input_dir)
+        if args.stage == "fetch":
+            fetch_stage(args)
+            print("fetched the notebook and its inputs")
+            return 0
         index = run_index(args, os.environ)
-        notebook = load_notebook(ref.store, ref.revision)
-        limits = SubmissionLimits(max_bytes=args.max_submission_bytes)
-        plan = RunPlan(args.timeout_seconds, args.runs, args.submission, limits=limits)
-        outputs = execute_runs(notebook, plan, fixed_folders(Path(args.working_dir), input_dir))
-        if index is None:
-            store_execution(ref.store, ref.revision, outputs)
+        if args.stage == "execute":
+            ref, outputs = execute_stage(args, index)
         else:
-            store_run(ref.store, ref.revision, index, outputs[0])
+            ref, outputs = single_process(args, index)
     except RevisionExistsError as error:
         print(f"nbmod run-iteration: refusing a tampered revision: {error}", file=sys.stderr)
         return EXIT_TAMPERED
@@ -202,4 +294,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_MAX_SUBMISSION_BYTES,
         help="a larger submission is not uploaded (a line saying so is)",
     )
+    parser.add_argument(
+        "--stage",
+        choices=("all", "fetch", "kernel", "execute"),
+        default="all",
+        help="the pod split's part (default: all of it in one process)",
+    )
+    parser.add_argument("--notebook-dir", help="where `fetch` puts the notebook for `execute`")
+    parser.add_argument("--kernel-dir", help="the folder `execute` and `kernel` share")
     parser.set_defaults(handler=run_iteration)

@@ -20,8 +20,14 @@ reference to the Job; phase and container exit code) and, against the emulator, 
 output at ``pods/<name>/log``. With ``instant=True`` nothing runs: every Job is marked
 succeeded (or failed, per ``instant_exit_code``) in one status patch, for benchmarks.
 
-Secret volumes are mounted as files in a temporary folder per pod (at ``<folder>/<mountPath>``)
-and every argument naming a path under a ``mountPath`` is rewritten to it.
+A pod's ``initContainers`` run first, one after the other (one that fails fails the pod), then
+its ``containers`` all at once; the pod succeeds when every one of them exits 0. Each container
+is a process with only its own ``env`` and its own mounts: Secret volumes are files in a
+temporary folder per pod (at ``<folder>/<mountPath>``, ``items`` and ``defaultMode`` applied),
+an emptyDir is one folder per pod shared by the containers that mount it, and every argument
+naming a path under one of the container's ``mountPath``s is rewritten to it. The processes
+share this machine's network and process namespace (a pod shares the network only): what a
+container could reach of another's processes here, it could not in a pod.
 
 Indexed Jobs (``completionMode: Indexed``) run ``completions`` pods, ``parallelism`` at a
 time, index by index from 0, each with ``JOB_COMPLETION_INDEX`` in its environment and the
@@ -36,7 +42,7 @@ are killed, no index starts any more.
 
 Not emulated: completions above 1 without Indexed, maxFailedIndexes, pod failure policies,
 success policies, backoff delays between retries, suspending a running Job, images, volumes
-other than Secrets, resources.
+other than Secrets and emptyDirs, resources, users (every container runs as this user).
 """
 
 from __future__ import annotations
@@ -108,8 +114,22 @@ class PodNotReadyError(Exception):
 
 
 @dataclasses.dataclass
+class ContainerRun:
+    """One container of a pod: its process."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]  # the container's own variables, not the base environment
+    mounts: dict[str, Path]  # mountPath -> the folder here
+    exit_code: int | None = None
+    reason: str = ""
+    output: str = ""
+
+
+@dataclasses.dataclass
 class JobRun:
-    """One attempt (one "pod") of one Job."""
+    """One attempt (one "pod") of one Job: its first main container's argv and env, every
+    container's output, and the pod's exit code (the first failing container's)."""
 
     namespace: str
     job: str
@@ -122,6 +142,18 @@ class JobRun:
     started: float = dataclasses.field(default_factory=time.monotonic)
     finished: float | None = None
     index: int | None = None  # an Indexed Job's completion index
+    containers: list[ContainerRun] = dataclasses.field(default_factory=list)  # init first
+
+
+def with_index(template: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """The pod template of an Indexed Job's index: JOB_COMPLETION_INDEX in every container's
+    environment (init containers too), as Kubernetes sets it."""
+    spec = dict(template.get("spec") or {})
+    own = {"name": INDEX_ENV, "value": str(index)}
+    for kind in ("initContainers", "containers"):
+        if kind in spec:
+            spec[kind] = [{**c, "env": [*(c.get("env") or []), own]} for c in spec[kind]]
+    return {**template, "spec": spec}
 
 
 def interval_list(indexes: set[int]) -> str:
@@ -177,7 +209,7 @@ class Kubelet:
         self._cancelled: set[str] = set()
         self._handled: set[str] = set()  # uids started or found finished
         self._suspended: set[str] = set()
-        self._procs: dict[str, dict[str, subprocess.Popen[str]]] = {}  # Job uid -> pod -> proc
+        self._procs: dict[str, dict[str, list[subprocess.Popen[str]]]] = {}  # Job -> pod
 
     # ------------------------------------------------------------------------- lifecycle
 
@@ -191,7 +223,7 @@ class Kubelet:
         self._stopping.set()
         with self._lock:
             self._cancelled.update(self._workers)
-            procs = [proc for pods in self._procs.values() for proc in pods.values()]
+            procs = [p for pods in self._procs.values() for group in pods.values() for p in group]
         for proc in procs:
             _kill(proc)
         if self._thread is not None:
@@ -258,7 +290,9 @@ class Kubelet:
         with self._lock:
             gone = [uid for uid in self._workers if uid not in seen]
             self._cancelled.update(gone)
-            procs = [p for uid in gone for p in self._procs.get(uid, {}).values()]
+            procs = [
+                p for uid in gone for group in self._procs.get(uid, {}).values() for p in group
+            ]
         for proc in procs:  # the Job was deleted: its pod goes too
             _kill(proc)
 
@@ -408,7 +442,7 @@ class Kubelet:
                 return  # deleted, or the kubelet stops: no status (other pods are killed)
             if run.reason == "DeadlineExceeded":
                 with self._lock:
-                    procs = list(self._procs.get(uid, {}).values())
+                    procs = [p for group in self._procs.get(uid, {}).values() for p in group]
                 for proc in procs:
                     _kill(proc)
                 running.clear()
@@ -474,11 +508,9 @@ class Kubelet:
         kubelet went away."""
         name = job["metadata"]["name"]
         template = (job.get("spec") or {}).get("template") or {}
-        container = ((template.get("spec") or {}).get("containers") or [{}])[0]
         if index is not None:
             name = f"{name}-{index}"
-            own = {"name": INDEX_ENV, "value": str(index)}
-            container = {**container, "env": [*(container.get("env") or []), own]}
+            template = with_index(template, index)
         pod = f"{name}-{''.join(secrets.choice('bcdfghjklmnpqrstvwxz2456789') for _ in range(5))}"
         pod_uid = self._create_pod(job, template, pod, index) if self.create_pods else None
 
@@ -486,15 +518,42 @@ class Kubelet:
         # or ContainerCreating does) for what is missing.
         pod_root = Path(tempfile.mkdtemp(prefix="kubelet-pod-"))
         try:
-            return self._attempt_in(job, deadline, container, template, pod, pod_uid, pod_root)
+            return self._attempt_in(job, deadline, template, pod, pod_uid, pod_root)
         finally:
             shutil.rmtree(pod_root, ignore_errors=True)
+
+    def _prepare(
+        self,
+        job: Mapping[str, Any],
+        template: Mapping[str, Any],
+        pod: str,
+        pod_uid: str | None,
+        pod_root: Path,
+    ) -> list[tuple[Mapping[str, Any], ContainerRun, bool]]:
+        """(container, its run, whether it is an init container) for each container, in
+        order; PodNotReadyError while a Secret it needs is missing."""
+        meta = job["metadata"]
+        spec = template.get("spec") or {}
+        found: list[tuple[Mapping[str, Any], ContainerRun, bool]] = []
+        init = [(c, True) for c in spec.get("initContainers") or []]
+        for container, is_init in [*init, *((c, False) for c in spec.get("containers") or [{}])]:
+            env = self._container_env(container, meta["namespace"], pod, pod_uid or meta["uid"])
+            mounts = self._mount_volumes(container, template, meta["namespace"], pod_root)
+            argv = [
+                expand(a, env)
+                for a in [*(container.get("command") or []), *(container.get("args") or [])]
+            ]
+            if argv and argv[0] in self.executables:
+                argv[0] = self.executables[argv[0]]
+            found.append(
+                (container, ContainerRun(container.get("name", "main"), argv, env, mounts), is_init)
+            )
+        return found
 
     def _attempt_in(
         self,
         job: Mapping[str, Any],
         deadline: float | None,
-        container: Mapping[str, Any],
         template: Mapping[str, Any],
         pod: str,
         pod_uid: str | None,
@@ -505,8 +564,7 @@ class Kubelet:
         pod_created = pod_uid is not None
         while True:
             try:
-                env = self._container_env(container, ns, pod, pod_uid or uid)
-                mounts = self._mount_secrets(container, template, ns, pod_root)
+                containers = self._prepare(job, template, pod, pod_uid, pod_root)
                 break
             except PodNotReadyError:
                 if uid in self._cancelled:
@@ -520,41 +578,34 @@ class Kubelet:
 
         if uid in self._cancelled:
             return None
-        argv = [
-            expand(a, env)
-            for a in [*(container.get("command") or []), *(container.get("args") or [])]
-        ]
-        if argv and argv[0] in self.executables:
-            argv[0] = self.executables[argv[0]]
-        index = env.get(INDEX_ENV)
-        run = JobRun(ns, name, pod, argv, env, index=int(index) if index is not None else None)
+        [first, *_] = [c for c in containers if not c[2]]
+        index = first[1].env.get(INDEX_ENV)
+        run = JobRun(ns, name, pod, first[1].argv, first[1].env)
+        run.index = int(index) if index is not None else None
+        run.containers = [c[1] for c in containers]
         with self._lock:
             self.runs.append(run)
-        argv = [_remount(arg, mounts) for arg in argv]
         if pod_created:
-            self._pod_status(ns, pod, container, "Running")
+            self._pod_status(ns, pod, first[0], "Running")
 
-        working_dir = container.get("workingDir")
-        cwd = working_dir if working_dir and Path(working_dir).is_dir() else self.cwd
-        try:
-            proc = subprocess.Popen(
-                argv or ["false"],
-                env={**self.base_env, **env},
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                start_new_session=True,
-            )
-        except OSError as e:  # e.g. no such executable: the container fails to start
-            run.exit_code, run.reason, run.output = 128, "StartError", str(e)
+        for container, step, _ in [c for c in containers if c[2]]:  # init containers, in order
+            self._run_containers([(container, step)], uid, pod, deadline)
+            if step.reason != "Completed":
+                break
         else:
-            with self._lock:
-                self._procs.setdefault(uid, {})[pod] = proc
-            self._wait(proc, run, uid, deadline)
-            with self._lock:
-                self._procs.get(uid, {}).pop(pod, None)
+            self._run_containers(
+                [(c, r) for c, r, is_init in containers if not is_init], uid, pod, deadline
+            )
+        with self._lock:
+            self._procs.get(uid, {}).pop(pod, None)
+        ran = [r for r in run.containers if r.reason]
+        failed = [r for r in ran if r.reason != "Completed"]
+        last = failed[0] if failed else ran[-1]
+        run.exit_code, run.reason = last.exit_code, last.reason
+        for reason in ("Killed", "DeadlineExceeded"):
+            if any(r.reason == reason for r in ran):
+                run.reason = reason
+        run.output = "".join(r.output for r in ran)
         run.finished = time.monotonic()
         if self.echo:
             print(
@@ -563,7 +614,7 @@ class Kubelet:
             )
         if pod_created:
             self._pod_status(
-                ns, pod, container, "Succeeded" if run.exit_code == 0 else "Failed", run
+                ns, pod, first[0], "Succeeded" if run.exit_code == 0 else "Failed", run
             )
             if self.api.server is not None:
                 self.api.server.set_pod_log(ns, pod, run.output)
@@ -571,8 +622,48 @@ class Kubelet:
             return None
         return run
 
+    def _run_containers(
+        self,
+        containers: list[tuple[Mapping[str, Any], ContainerRun]],
+        uid: str,
+        pod: str,
+        deadline: float | None,
+    ) -> None:
+        """Start these containers' processes together and wait for all of them."""
+        started: list[tuple[subprocess.Popen[str], ContainerRun]] = []
+        for container, step in containers:
+            working_dir = container.get("workingDir")
+            cwd = working_dir if working_dir and Path(working_dir).is_dir() else self.cwd
+            # the executable is the image's (here: this machine's), never under a mount
+            argv = step.argv[:1] + [_remount(arg, step.mounts) for arg in step.argv[1:]]
+            try:
+                proc = subprocess.Popen(
+                    argv or ["false"],
+                    env={**self.base_env, **step.env},
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    start_new_session=True,
+                )
+            except OSError as e:  # e.g. no such executable: the container fails to start
+                step.exit_code, step.reason, step.output = 128, "StartError", str(e)
+                continue
+            with self._lock:
+                self._procs.setdefault(uid, {}).setdefault(pod, []).append(proc)
+            started.append((proc, step))
+        waiters = [
+            threading.Thread(target=self._wait, args=(proc, step, uid, deadline), daemon=True)
+            for proc, step in started
+        ]
+        for waiter in waiters:
+            waiter.start()
+        for waiter in waiters:
+            waiter.join()
+
     def _wait(
-        self, proc: subprocess.Popen[str], run: JobRun, uid: str, deadline: float | None
+        self, proc: subprocess.Popen[str], run: ContainerRun, uid: str, deadline: float | None
     ) -> None:
         chunks: list[str] = []
         while True:
@@ -642,15 +733,22 @@ class Kubelet:
                 env.setdefault(name, "")
         return env
 
-    def _mount_secrets(
+    def _mount_volumes(
         self, container: Mapping[str, Any], template: Mapping[str, Any], ns: str, pod_root: Path
     ) -> dict[str, Path]:
-        """Each Secret volume the container mounts, as files in `pod_root` + its mountPath
-        (modes as `defaultMode` says); {mountPath: the local folder}."""
+        """Each Secret volume the container mounts, as files in its own folder of `pod_root`
+        + its mountPath
+        (its `items`, modes as `defaultMode` says), and each emptyDir, as the pod's folder of
+        that volume; {mountPath: the local folder}."""
         volumes = {v.get("name"): v for v in (template.get("spec") or {}).get("volumes") or []}
         mounts: dict[str, Path] = {}
         for mount in container.get("volumeMounts") or []:
             volume = volumes.get(mount.get("name")) or {}
+            if "emptyDir" in volume:
+                folder = pod_root / "volumes" / mount["name"]
+                folder.mkdir(parents=True, exist_ok=True)
+                mounts[mount["mountPath"]] = folder
+                continue
             source = volume.get("secret")
             if source is None:
                 continue
@@ -659,12 +757,17 @@ class Kubelet:
                 if source.get("optional"):
                     continue
                 raise PodNotReadyError(f"secret volume {source['secretName']!r} not found")
-            folder = pod_root / mount["mountPath"].lstrip("/")
+            own = pod_root / "containers" / container.get("name", "main")  # this one's only
+            folder = own / mount["mountPath"].lstrip("/")
             folder.mkdir(parents=True, exist_ok=True)
-            for key, value in (obj.get("data") or {}).items():
-                path = folder / key
-                path.write_bytes(base64.b64decode(value))
-                path.chmod(int(source.get("defaultMode", 0o644)))
+            data = obj.get("data") or {}
+            items = source.get("items") or [{"key": key, "path": key} for key in data]
+            for item in items:
+                if item["key"] not in data:
+                    raise PodNotReadyError(f"secret {source['secretName']!r}: no {item['key']}")
+                path = folder / item["path"]
+                path.write_bytes(base64.b64decode(data[item["key"]]))
+                path.chmod(int(item.get("mode", source.get("defaultMode", 0o644))))
             mounts[mount["mountPath"]] = folder
         return mounts
 

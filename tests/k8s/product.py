@@ -35,7 +35,7 @@ from tests.s3server import (
     SECRET_KEY,
     S3Bucket,
     new_bucket,
-    s3_endpoint_url,
+    signing_s3_endpoint_url,
     use_endpoint,
 )
 
@@ -55,9 +55,11 @@ class Store:
 
 
 def product_store() -> Store:
-    """moto's server on the emulator; the cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
+    """moto's server behind the tests' signature check (tests/s3signatures.py: a store that
+    refuses a changed pre-signed URL, as AWS S3, MinIO and Ceph do) on the emulator; the
+    cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
     if cluster_kubeconfig() is None:
-        moto = s3_endpoint_url()
+        moto = signing_s3_endpoint_url()
         return Store(endpoint=moto, runner_endpoint=moto)
     endpoint = os.environ.get("NBM_E2E_S3_ENDPOINT")
     if not endpoint:
@@ -108,9 +110,9 @@ class NbmodOperator(KopfProcess):
 
 def pod_shim(folder: Path) -> Path:
     """An executable standing in for the runner image's `nbmod`: it gives each pod its own
-    emptyDir-like `/kaggle/working` and `/kaggle/input` (the kubelet mounts only Secret
-    volumes), and finds this checkout's nbmodernizer as the image would find its own (the
-    pod's environment has no PYTHONPATH)."""
+    `/kaggle/working` and `/kaggle/input` where the kubelet did not mount them (a volume
+    claim; the kubelet mounts Secrets and emptyDirs), and finds this checkout's nbmodernizer
+    as the image would find its own (the pod's environment has no PYTHONPATH)."""
     import nbmodernizer
 
     package_root = str(Path(nbmodernizer.__file__).resolve().parent.parent)
@@ -123,8 +125,8 @@ def pod_shim(folder: Path) -> Path:
             sys.path.insert(0, {package_root!r})
             pod = tempfile.mkdtemp(prefix="pod-")
             argv = sys.argv[1:]
-            for flag in ("--working-dir", "--input-dir"):
-                if flag in argv:
+            for flag in ("--working-dir", "--input-dir"):  # unless the kubelet mounted it
+                if flag in argv and argv[argv.index(flag) + 1].startswith("/kaggle"):
                     argv[argv.index(flag) + 1] = pod + argv[argv.index(flag) + 1]
             from nbmodernizer.cli import main
             sys.exit(main(argv))

@@ -1,13 +1,14 @@
 """Hostile notebooks through the real operator (issue #10): `nbmod operator` as a process, the
-emulator, the test kubelet (runner pods get only their container's env and their grants as
-files) and S3 on moto's server. Each attack is blocked, the modernization ends with a correct
-outcome and a clear reason, revision 0 stays byte-identical and the operator keeps running.
+emulator, the test kubelet (each container of a runner pod gets only its own env, grants and
+volumes: the pod split, fetch / kernel / executor) and S3 on moto's server. Each attack is
+blocked, the modernization ends with a correct outcome and a clear reason, revision 0 stays
+byte-identical and the operator keeps running.
 
-moto's server checks no signature: a pre-signed URL whose key or method is changed, or a
-request with no signature at all, is accepted there and refused by AWS S3, MinIO and Ceph. So
-the attacks here use what a notebook really holds (no credential; its own grants, which it can
-read through its parent's command line) and the operator's own defences; that a changed URL
-is refused is the store's guarantee (docs/security.md)."""
+The store is moto behind the tests' signature check (tests/s3signatures.py), as AWS S3, MinIO
+and Ceph check SigV4: a pre-signed URL whose key or method is changed, or a request with no
+signature at all, is refused (403). The attacks use what a notebook holds: no credential, and
+no grant (its container has none; the attacks that would use one report "NO GRANT"). With a
+grant in reach (one process, `--stage all`), tests/test_hostile_local.py edits it."""
 
 from __future__ import annotations
 
@@ -16,15 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from nbmodernizer.spec import Metric
-from nbmodernizer.status import (
-    Diagnosis,
-    ExecutionResult,
-    ExecutionStatus,
-    Issue,
-    Outcome,
-    ScoreResult,
-)
 from tests import hostile
 from tests.k8s.client import K8sApi
 from tests.k8s.kubelet import Kubelet
@@ -35,24 +27,40 @@ from tests.s3server import S3Bucket
 
 pytestmark = pytest.mark.kernel
 
-GRANTS = """
-import json, os, urllib.request
-argv = open(f'/proc/{os.getppid()}/cmdline', 'rb').read().split(b'\\0')
-grants = json.load(open(argv[argv.index(b'--grants') + 1].decode()))
-_record('grants_read', sorted(grants['outputs']))
-def _put(url, body):
-    request = urllib.request.Request(url, data=body, method='PUT', headers={
-        'If-None-Match': '*', 'Content-Type': 'application/octet-stream'})
-    try:
-        return urllib.request.urlopen(request).status
-    except Exception as error:
-        return 'DENIED ' + str(error)
+# What the kernel's container holds, read whole: its environment and its ancestors' (GRANTS,
+# ENVIRONMENT), and every file under the folders it mounts: its working directory, the
+# inputs, the kernel folder its host names, HOME. In a pod that is all it reaches; on the test
+# machine the kubelet's other folders are there too (one user, one filesystem), so the walk
+# stays within the container's mounts.
+REACH = """
+def _files(top):
+    for root, _, names in os.walk(top):
+        for name in names:
+            yield os.path.join(root, name)
+host = open(f'/proc/{os.getppid()}/cmdline', 'rb').read().split(b'\\0')
+tops = [os.getcwd(), '/kaggle/input', '../input', os.environ.get('HOME', '/nonexistent')]
+tops += [host[host.index(b'--kernel-dir') + 1].decode()] if b'--kernel-dir' in host else []
+if os.environ.get('HOME') == '/tmp':  # the machine's /tmp here; in a pod, its own emptyDir
+    tops.remove('/tmp')
+signed, read = [], 0
+for top in tops:
+    for path in _files(top):
+        try:
+            data = open(path, 'rb').read()
+        except Exception:
+            continue
+        read += 1
+        if b'X-Amz-Signature' in data or b'X-Amz-Credential' in data:
+            signed.append(path)
+_record('reach', {'tops': tops, 'files_read': read, 'signed': signed,
+                  'host_argv': [a.decode() for a in host]})
 """
 
 # Writes the Job's own outputs before the runner does: a clean execution.json.
 PREWRITE = """
 clean = {'runs': [{'status': 'completed', 'durationSeconds': 1.0}]}
-_record('prewrote', _put(grants['outputs']['execution.json'], json.dumps(clean).encode()))
+url = grants['outputs']['execution.json'] if grants else None
+_record('prewrote', _put(url, json.dumps(clean).encode()))
 """
 
 SPARSE_300MB = """
@@ -62,30 +70,6 @@ with open('submission.csv', 'w') as f:
 """
 
 FLOOD = "import sys\nchunk = 'x' * 65536\nfor _ in range(200):\n    sys.stdout.write(chunk)"
-
-
-def forged_result() -> str:
-    """A result.json claiming the notebook reproduced its target."""
-    document = {
-        "execution": ExecutionResult(
-            status=ExecutionStatus.COMPLETED, duration_seconds=1
-        ).to_wire(),
-        "score": ScoreResult(
-            metric=Metric.ACCURACY, target=1.0, value=1.0, values=[1.0], reproduced=True
-        ).to_wire(),
-        "diagnosis": Diagnosis(issue=Issue.NONE, outcome=Outcome.ERROR_FREE_REPRODUCIBLE).to_wire(),
-    }
-    return json.dumps(document)
-
-
-def forge_result_cell() -> str:
-    """result.json beside its grants: the execution.json URL with another key (accepted only
-    by a store that checks no signature, as moto's server)."""
-    return (
-        f"forged = {forged_result()!r}\n"
-        "url = grants['outputs']['execution.json'].replace('execution.json', 'result.json')\n"
-        "_record('forged_result', _put(url, forged.encode()))\n"
-    )
 
 
 def keys_of(bucket: S3Bucket, name: str) -> list[str]:
@@ -104,20 +88,38 @@ def test_hostile_notebooks_are_contained(
     one = {"fix": {"maxIterations": 1}}
     cases = {
         # credentials anywhere (env, /proc, files, boto3's chain), listing, answers, rev 0,
-        # result.json, another modernization: none reachable without a credential
-        "spy": push_case(tmp_path, s3_bucket, "spy", *hostile.sources(READ, PREDICT, WRITE), **one),
-        # the Job's own grants: outputs written before the runner's, then the notebook fails
-        "tamper": push_case(
-            tmp_path, s3_bucket, "tamper", *hostile.sources(GRANTS, PREWRITE, "1/0"), **one
-        ),
-        # result.json in its own revision folder before the operator grades
-        "forger": push_case(
+        # result.json, another modernization: none reachable without a credential; and the
+        # kernel reads every file and variable its container holds: no grant in any
+        "spy": push_case(
             tmp_path,
             s3_bucket,
-            "forger",
-            *hostile.sources(GRANTS, forge_result_cell(), "1/0"),
+            "spy",
+            *hostile.sources(hostile.GRANTS, REACH, READ, PREDICT, WRITE),
             **one,
         ),
+        # the Job's own grants (were they reachable): its outputs written before the
+        # executor's, then the notebook fails
+        "tamper": push_case(
+            tmp_path, s3_bucket, "tamper", *hostile.sources(hostile.GRANTS, PREWRITE, "1/0"), **one
+        ),
+        # its grants (were they reachable) with other keys: revision 0, another
+        # modernization, result.json, answers (the store refuses those: test_store_grants)
+        "rewriter": push_case(
+            tmp_path,
+            s3_bucket,
+            "rewriter",
+            *hostile.sources(
+                hostile.GRANTS,
+                hostile.rewrite_cell("fleet/rewriter/answers/answers.csv"),
+                READ,
+                PREDICT,
+                WRITE,
+            ),
+            **one,
+        ),
+        # a result.json in revision 0 that the operator did not write (put by the test below,
+        # as a store that checks no signature would have taken it from an edited grant)
+        "forged": push_case(tmp_path, s3_bucket, "forged", READ, PREDICT, WRITE, **one),
         # 300 MB (sparse) submission and a 13 MB stream of output
         "flood": push_case(
             tmp_path, s3_bucket, "flood", hostile.RECORD, FLOOD, SPARSE_300MB, **one
@@ -126,8 +128,12 @@ def test_hostile_notebooks_are_contained(
     revision_zero = {}
     for document in cases.values():
         k8s_api.create(NBMS, document)
+    forged_folder = f"runs/{k8s_api.namespace}/forged/revisions/0000/"
+    pushed = cases["forged"]["spec"]["notebook"].removeprefix(f"s3://{s3_bucket.name}/")
+    s3_bucket.put(forged_folder + "notebook.ipynb", s3_bucket.read(pushed))
+    s3_bucket.put(forged_folder + "result.json", hostile.forged_result().encode())
     operator = nbmod_operator(env=hostile.SECRETS)  # decoys: no notebook may see them
-    # (AWS_* of the operator: moto takes any key; the pods must never get them)
+    # (its AWS secret is the store's own: it signs the grants; the pods must never get it)
     done = {name: status_of(wait_finished(k8s_api, name, operator)) for name in cases}
     for name in cases:
         key = f"runs/{k8s_api.namespace}/{name}/revisions/0000/notebook.ipynb"
@@ -136,26 +142,45 @@ def test_hostile_notebooks_are_contained(
     outputs = "\n".join(run.output for run in runner_kubelet.runs)
     executed = {
         name: s3_bucket.read(f"runs/{k8s_api.namespace}/{name}/revisions/0000/executed.ipynb")
-        for name in ("spy", "flood")
+        for name in ("spy", "flood", "rewriter", "tamper")
     }
     # no secret of the operator's environment anywhere a notebook could print it
     for text in (outputs, *(e.decode() for e in executed.values())):
         assert hostile.leaked(text) == []
-    # the pods held no key: their whole environment, as the kubelet gave it
+    # the pods held no key: each container's whole environment, as the kubelet gave it; the
+    # kernel's container was given no grant, the fetch container no write grant
     for run in runner_kubelet.runs:
-        assert not [k for k in run.env if k.startswith("AWS_")], run.env
+        by_name = {each.name: each for each in run.containers}
+        assert set(by_name) == {"fetch", "kernel", "executor"}, run.pod
+        for each in run.containers:
+            assert not [k for k in each.env if k.startswith("AWS_")], each.env
+        assert "--grants" not in by_name["kernel"].argv
+        assert not [m for m in by_name["kernel"].mounts if "grants" in m or "notebook" in m]
+        assert "/var/run/nbmodernizer/write" not in by_name["fetch"].mounts
     assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
 
     spy = hostile.found(json.loads(executed["spy"]))
     assert spy["s3_list"].startswith('"DENIED NoCredentialsError'), spy["s3_list"]
     assert done["spy"]["outcome"] == "ErrorFreeReproducible", done["spy"]
     assert not [k for k in keys_of(s3_bucket, "spy") if k.endswith("result.json")][1:]
+    assert spy["grants_read"] == '"none found"', spy["grants_read"]
+    reach = json.loads(spy["reach"])
+    assert reach["signed"] == [] and reach["files_read"] >= 2, reach  # inputs, connection file
+    assert "kernel" in reach["host_argv"] and "--grants" not in reach["host_argv"]
 
-    assert done["tamper"]["lastError"].startswith("the Job failed"), done["tamper"]
+    tamper = hostile.found(json.loads(executed["tamper"]))
+    assert tamper["prewrote"] == '"NO GRANT"', tamper
+    assert "ZeroDivisionError" in done["tamper"]["lastError"], done["tamper"]  # as it ran
     assert done["tamper"].get("score", {}).get("value") is None
 
-    assert done["forger"]["phase"] == "Failed", done["forger"]
-    assert "result.json was not written by the operator" in done["forger"]["lastError"]
+    rewriter = hostile.found(json.loads(executed["rewriter"]))
+    for attack in ("rewrite_revision_zero", "rewrite_other", "rewrite_result", "rewrite_answers"):
+        assert rewriter[attack] == '"NO GRANT"', (attack, rewriter[attack])
+    assert done["rewriter"]["outcome"] == "ErrorFreeReproducible", done["rewriter"]
+    assert not [k for k in keys_of(s3_bucket, "rewriter") if k.endswith("result.json")][1:]
+
+    assert done["forged"]["phase"] == "Failed", done["forged"]
+    assert "result.json was not written by the operator" in done["forged"]["lastError"]
 
     assert "more than the 200000000 allowed" in done["flood"]["lastError"], done["flood"]
     flood = executed["flood"]
@@ -165,7 +190,7 @@ def test_hostile_notebooks_are_contained(
         pushed = cases[name]["spec"]["notebook"].removeprefix(f"s3://{s3_bucket.name}/")
         assert data == s3_bucket.read(pushed), name
     [tampered] = runner_kubelet.runs_of("tamper-it-000")
-    assert "refusing a tampered revision" in tampered.output
+    assert tampered.exit_code == 0, tampered.output  # nothing was written before the executor
     assert operator.running
 
 

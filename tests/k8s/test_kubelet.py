@@ -283,3 +283,81 @@ def test_deleting_an_indexed_job_stops_its_pods_and_starts_no_more(
     time.sleep(0.3)
     runs = kubelet.runs_of("cut4")
     assert len(runs) == 2 and {r.reason for r in runs} == {"Killed"}
+
+
+def test_init_containers_then_the_containers_together_each_with_its_own_mounts(
+    api: K8sApi, kubelet: Kubelet
+) -> None:
+    """An init container runs first; then both containers run at once (each waits for the
+    other's file on their shared emptyDir); each gets only its own env, emptyDirs and Secret
+    items: the `reader` cannot name the Secret's other key."""
+    wait_for = (
+        "import sys, time, pathlib; d = pathlib.Path(sys.argv[1]); "
+        "(d / sys.argv[2]).write_text('x'); "
+        "[time.sleep(0.05) for _ in range(200) if not (d / sys.argv[3]).exists()]; "
+        "print(sys.argv[2], sorted(p.name for p in d.iterdir()), "
+        "(pathlib.Path(sys.argv[4]) / 'f').read_text())"
+    )
+    body = job(
+        "split",
+        ["python", "-c", wait_for],
+        args=["/shared", "a", "b", "/grants"],
+        env=[{"name": "ONLY_A", "value": "1"}],
+    )
+    pod_spec = body["spec"]["template"]["spec"]
+    [first] = pod_spec["containers"]
+    first["volumeMounts"] = [
+        {"name": "shared", "mountPath": "/shared"},
+        {"name": "writes", "mountPath": "/grants"},
+    ]
+    second = {
+        **first,
+        "name": "second",
+        "args": ["/shared", "b", "a", "/grants"],
+        "env": [],
+        "volumeMounts": [
+            {"name": "shared", "mountPath": "/shared"},
+            {"name": "reads", "mountPath": "/grants"},
+        ],
+    }
+    init = {
+        **first,
+        "name": "init",
+        "command": [
+            "python",
+            "-c",
+            "import sys, pathlib; (pathlib.Path(sys.argv[1]) / 'fetched').write_text('x')",
+        ],
+        "args": ["/shared"],
+        "volumeMounts": [{"name": "shared", "mountPath": "/shared"}],
+    }
+    pod_spec.update(initContainers=[init], containers=[first, second], volumes=[
+        {"name": "shared", "emptyDir": {}},
+        {"name": "writes", "secret": {"secretName": "g", "items": [{"key": "w", "path": "f"}]}},
+        {"name": "reads", "secret": {"secretName": "g", "items": [{"key": "r", "path": "f"}]}},
+    ])  # fmt: skip
+    api.create(SECRETS, {"metadata": {"name": "g"}, "stringData": {"w": "write", "r": "read"}})
+    api.create(JOBS, body)
+    done = api.wait_for(JOBS, "split", finished, timeout=30)
+    assert done["status"].get("succeeded") == 1, kubelet.runs_of("split")[0].output
+    [run] = kubelet.runs_of("split")
+    init_run, a, b = run.containers
+    assert (init_run.name, a.name, b.name) == ("init", "main", "second")
+    assert a.output.strip() == "a ['a', 'b', 'fetched'] write"  # ran together, after init
+    assert b.output.strip() == "b ['a', 'b', 'fetched'] read"
+    assert a.env == {"ONLY_A": "1"} and b.env == {}
+    assert a.mounts["/shared"] == b.mounts["/shared"] != a.mounts["/grants"]
+
+
+def test_a_failing_init_container_fails_the_pod_before_the_containers(
+    api: K8sApi, kubelet: Kubelet
+) -> None:
+    body = job("init-fails", ["python", "-c", "print('main ran')"])
+    pod_spec = body["spec"]["template"]["spec"]
+    pod_spec["initContainers"] = [{"name": "init", "command": ["python", "-c", "exit(3)"]}]
+    api.create(JOBS, body)
+    done = api.wait_for(JOBS, "init-fails", finished, timeout=30)
+    assert conditions(done)[-1] == ("Failed", "True", "BackoffLimitExceeded")
+    [run] = kubelet.runs_of("init-fails")
+    assert run.exit_code == 3 and "main ran" not in run.output
+    assert [c.reason for c in run.containers] == ["Error", ""]

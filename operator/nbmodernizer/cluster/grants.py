@@ -17,7 +17,7 @@ from nbmodernizer.cluster.jobstate import job_key
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.store.grants import GrantsError, make_grants
+from nbmodernizer.store.grants import GrantsError, make_grants, split_grants
 from nbmodernizer.store.s3 import parse_s3_uri, signing_client
 
 GRANT_MARGIN_SECONDS = 600  # grants outlive the Job's deadline by this (scheduling, pulls)
@@ -67,7 +67,8 @@ class JobGrants:
             except GrantsError as error:
                 self.kube.delete(Paths.jobs(meta["namespace"], meta["name"]))
                 raise GrantsRefused(str(error)) from None
-            secret = build_grants_secret(job, grants.to_json())
+            reads, writes = split_grants(grants)
+            secret = build_grants_secret(job, reads.to_json(), writes.to_json())
             self.kube.create(Paths.secrets(meta["namespace"]), secret)
         self.granted.add(key)
 

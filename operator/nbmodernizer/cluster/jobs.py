@@ -26,10 +26,14 @@ The runner contract (`nbmod run-iteration`, implemented elsewhere):
       --max-submission-bytes N  a larger submission is not uploaded (a line saying so is).
       --grants FILE             (the default: no `s3_credentials_secret`) the pre-signed
                                 URLs of this Job (`nbmodernizer.store.grants`), a file of
-                                the per-Job Secret `<job>-grants`, mounted read-only at
-                                /var/run/nbmodernizer/grants; the runner then uses plain
+                                the per-Job Secret `<job>-grants`; the runner then uses plain
                                 HTTP only and --inputs is not given (the inputs are in the
-                                grants).
+                                grants). With grants the pod is split (`split_pod`): init
+                                container `fetch` (--stage fetch, the Secret's `read.json` at
+                                /var/run/nbmodernizer/read/grants.json), containers `kernel`
+                                (--stage kernel, no grant) and `executor` (--stage execute,
+                                `write.json` at /var/run/nbmodernizer/write/grants.json),
+                                sharing --kernel-dir; the notebook via --notebook-dir.
     env:
       only with `s3_credentials_secret` (the opt-out for stores that cannot pre-sign):
       AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   from that Secret
@@ -99,9 +103,14 @@ LABEL_KUEUE_QUEUE = "kueue.x-k8s.io/queue-name"
 ANNOTATION_GENERATION = f"{API_GROUP}/generation"
 
 MAX_NAME = 63  # a Job's name becomes a label value (batch.kubernetes.io/job-name)
-GRANTS_VOLUME = "grants"
-GRANTS_MOUNT = "/var/run/nbmodernizer/grants"
-GRANTS_KEY = "grants.json"
+GRANTS_FILE = "grants.json"  # the grants file's name in its mount
+# The pod split (grants mode): an init container fetches with the read grants, the notebook's
+# kernel runs in a container with no grant, the executor alone holds the write grants.
+READ_GRANTS = ("read-grants", "/var/run/nbmodernizer/read", "read.json")  # volume, mount, key
+WRITE_GRANTS = ("write-grants", "/var/run/nbmodernizer/write", "write.json")
+NOTEBOOK_MOUNT = "/var/run/nbmodernizer/notebook"  # fetch -> executor; not the kernel's
+KERNEL_MOUNT = "/var/run/nbmodernizer/kernel"  # the kernel's connection files
+FETCH, KERNEL, EXECUTOR = "fetch", "kernel", "executor"
 
 
 class JobBuildError(ValueError):
@@ -245,9 +254,8 @@ def build_job(
     claim = execution.inputs_volume_claim
 
     granted = not settings.s3_credentials_secret
-    args = ["--revision", revision_uri(settings, namespace, name, iteration)]
-    if granted:
-        args += ["--grants", f"{GRANTS_MOUNT}/{GRANTS_KEY}"]
+    revision = revision_uri(settings, namespace, name, iteration)
+    args = ["--revision", revision]
     if claim is None and spec.inputs:
         if not spec.inputs.startswith("s3://"):
             raise JobBuildError(
@@ -363,18 +371,7 @@ def build_job(
         ],
     }
     if granted:
-        container["volumeMounts"].append(
-            {"name": GRANTS_VOLUME, "mountPath": GRANTS_MOUNT, "readOnly": True}
-        )
-        pod_spec["volumes"].append(
-            {
-                "name": GRANTS_VOLUME,
-                "secret": {
-                    "secretName": grants_secret_name(job_name(name, iteration)),
-                    "defaultMode": 0o400,
-                },
-            }
-        )
+        split_pod(pod_spec, grants_secret_name(job_name(name, iteration)), revision)
     node_selector = execution.node_selector or defaults.node_selector
     if node_selector:
         pod_spec["nodeSelector"] = dict(node_selector)
@@ -440,15 +437,147 @@ def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> dict[str
     }
 
 
+def _grants_volume(grants: tuple[str, str, str], secret: str) -> dict[str, Any]:
+    volume, _, key = grants
+    items = [{"key": key, "path": GRANTS_FILE}]
+    return {
+        "name": volume,
+        "secret": {"secretName": secret, "defaultMode": 0o400, "items": items},
+    }
+
+
+def _mounts(container: Mapping[str, Any], *names: str) -> list[dict[str, Any]]:
+    """The runner container's mounts of these volumes, in its order."""
+    return [dict(m) for m in container["volumeMounts"] if m["name"] in names]
+
+
+def _with_flags(args: list[str], drop: tuple[str, ...], *extra: str) -> list[str]:
+    """`args` without the flags in `drop` (each with its value), then `extra`."""
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in drop:
+            skip = True
+        else:
+            kept.append(arg)
+    return [*kept, *extra]
+
+
+def split_pod(pod_spec: dict[str, Any], secret: str, revision: str) -> None:
+    """Turn the one runner container into the pod split (docs/security.md):
+
+    initContainers: fetch      READ grants; writes the notebook and the inputs (emptyDirs)
+    containers:     kernel     no grant, the notebook's resources; hosts its kernels only
+                    executor   WRITE grants; drives the kernel over ZMQ (the pod's loopback),
+                               records and uploads what it observed, then stops the kernel's host
+
+    They share the working directory, the inputs and the kernel folder; the notebook file,
+    the executor's /tmp and each grant are mounted in one container only. Not
+    `shareProcessNamespace`: the kernel cannot reach the executor's processes."""
+    [runner] = pod_spec["containers"]
+    args, env = list(runner["args"]), list(runner["env"])
+    flag = {args[i]: args[i + 1] for i in range(0, len(args) - 1, 2)}
+    stage_flags = ("--stage", "--grants", "--notebook-dir", "--kernel-dir")
+    base = {k: v for k, v in runner.items() if k not in ("args", "env", "volumeMounts")}
+    base.pop("resources", None)
+    home = [e for e in env if e["name"] in ("HOME", "MPLCONFIGDIR")]
+    read_mount = {"name": READ_GRANTS[0], "mountPath": READ_GRANTS[1], "readOnly": True}
+    write_mount = {"name": WRITE_GRANTS[0], "mountPath": WRITE_GRANTS[1], "readOnly": True}
+    notebook = {"name": "notebook", "mountPath": NOTEBOOK_MOUNT}
+    kernel_folder = {"name": "kernel", "mountPath": KERNEL_MOUNT}
+    fetch = {
+        **base,
+        "name": FETCH,
+        "args": [
+            "--stage",
+            FETCH,
+            "--revision",
+            revision,
+            "--grants",
+            f"{READ_GRANTS[1]}/{GRANTS_FILE}",
+            "--input-dir",
+            flag["--input-dir"],
+            "--notebook-dir",
+            NOTEBOOK_MOUNT,
+            "--timeout-seconds",
+            flag["--timeout-seconds"],
+        ],
+        "env": home,
+        "volumeMounts": [*_mounts(runner, "tmp", "input"), notebook, read_mount],
+    }
+    kernel = {
+        **base,
+        "name": KERNEL,
+        "args": [
+            "--stage",
+            KERNEL,
+            "--revision",
+            revision,
+            "--kernel-dir",
+            KERNEL_MOUNT,
+            "--working-dir",
+            flag["--working-dir"],
+            "--input-dir",
+            flag["--input-dir"],
+            "--timeout-seconds",
+            flag["--timeout-seconds"],
+        ],
+        "env": home,
+        "volumeMounts": [
+            *_mounts(runner, "working", "input"),
+            {"name": "kernel-tmp", "mountPath": "/tmp"},
+            kernel_folder,
+        ],
+    }
+    if "resources" in runner:  # the notebook's: CPU, memory, GPUs
+        kernel["resources"] = runner["resources"]
+    executor = {
+        **base,
+        "name": EXECUTOR,
+        "args": _with_flags(
+            args,
+            stage_flags,
+            "--stage",
+            "execute",
+            "--grants",
+            f"{WRITE_GRANTS[1]}/{GRANTS_FILE}",
+            "--notebook-dir",
+            NOTEBOOK_MOUNT,
+            "--kernel-dir",
+            KERNEL_MOUNT,
+        ),
+        "env": env,
+        "volumeMounts": [
+            *_mounts(runner, "working", "tmp", "input"),
+            {**notebook, "readOnly": True},
+            kernel_folder,
+            write_mount,
+        ],
+    }
+    pod_spec["initContainers"] = [fetch]
+    pod_spec["containers"] = [kernel, executor]
+    pod_spec["shareProcessNamespace"] = False
+    pod_spec["volumes"] += [
+        {"name": "notebook", "emptyDir": {}},
+        {"name": "kernel", "emptyDir": {}},
+        {"name": "kernel-tmp", "emptyDir": {}},
+        _grants_volume(READ_GRANTS, secret),
+        _grants_volume(WRITE_GRANTS, secret),
+    ]
+
+
 def grants_secret_name(job: str) -> str:
     """The per-Job Secret holding the Job's grants: `<job>-grants`."""
     return f"{job}-grants"
 
 
-def build_grants_secret(job: Mapping[str, Any], grants_json: str) -> dict[str, Any]:
+def build_grants_secret(job: Mapping[str, Any], read_json: str, write_json: str) -> dict[str, Any]:
     """The Secret a Job's pod mounts its grants from, owned by the Job (the created object:
     it needs the Job's uid), so it goes with the Job; the operator also deletes it as soon
-    as the Job has ended."""
+    as the Job has ended. Two keys: the read grants (the fetch container's) and the write
+    grants (the executor's); no container mounts both."""
     meta = job["metadata"]
     labels = dict(
         ((job.get("spec") or {}).get("template") or {}).get("metadata", {}).get("labels")
@@ -475,5 +604,5 @@ def build_grants_secret(job: Mapping[str, Any], grants_json: str) -> dict[str, A
                 }
             ],
         },
-        "stringData": {GRANTS_KEY: grants_json},
+        "stringData": {READ_GRANTS[2]: read_json, WRITE_GRANTS[2]: write_json},
     }

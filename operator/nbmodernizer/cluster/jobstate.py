@@ -72,5 +72,8 @@ def infrastructure_result(state: str, reason: str, deadline: float) -> Execution
     if state == "succeeded":
         failure = "the Job succeeded but stored no execution result"
     else:
-        failure = f"the Job failed ({reason}): the runner exited non-zero; see its pod's log"
+        failure = (
+            f"the Job failed ({reason}): the runner exited non-zero; see its pod's logs "
+            "(kubectl logs --all-containers)"
+        )
     return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)

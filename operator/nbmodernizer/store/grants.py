@@ -17,6 +17,9 @@ answers, no other modernization. The URLs expire after the Job's deadline plus a
 They travel in a per-Job Secret (`cluster/jobs.py`), mounted as a file; the runner reads
 them with `read_grants` and uses plain HTTP only (`GrantedStore`, `fetch_granted_inputs`).
 
+In the cluster they are split (`split_grants`): the pod's fetch container mounts the reads,
+its executor the writes, and the notebook's container neither.
+
 The file (JSON, `Grants.to_json`):
 
     {"version": 1, "revision": 3, "expiresAt": "2026-12-01T16:00:00Z",
@@ -98,6 +101,14 @@ class Grants:
             indent=1,
             sort_keys=True,
         )
+
+
+def split_grants(grants: Grants) -> tuple[Grants, Grants]:
+    """(reads, writes): the fetch container's grants (notebook and inputs, no output) and the
+    executor's (the outputs; the notebook's address without its signature, a name only)."""
+    reads = Grants(grants.revision, grants.expires_at, grants.notebook, {}, list(grants.inputs))
+    writes = Grants(grants.revision, grants.expires_at, _describe(grants.notebook), grants.outputs)
+    return reads, writes
 
 
 def _safe_relative(path: str) -> str:
