@@ -268,8 +268,7 @@ def _read_spec(folder: Path, name: str, problems: list[str]) -> NotebookModerniz
     target = spec.score.target
     if target != float(f"{target:.4g}") and round(target, 4) != target:
         problems.append(
-            f"{SPEC}: spec.score.target {target} has more than 4 decimals "
-            "(or 4 significant digits)"
+            f"{SPEC}: spec.score.target {target} has more than 4 decimals (or 4 significant digits)"
         )
     return resource
 
