@@ -59,7 +59,10 @@ def test_the_kernel_environment_is_an_allowlist() -> None:
     assert set(env) == {
         "PATH", "LANG", "LC_ALL", "JUPYTER_RUNTIME_DIR", "OMP_NUM_THREADS",
         "NVIDIA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "MPLBACKEND",
+        "PIP_NO_INDEX", "PIP_DISABLE_PIP_VERSION_CHECK",
     }  # fmt: skip
+    # what a notebook installs would change the environment later runs share: pip stays offline
+    assert kernel_environment({"PIP_NO_INDEX": "0", "PIP_INDEX_URL": "x"})["PIP_NO_INDEX"] == "1"
     assert not hostile.leaked(json.dumps(env))
     runner = runner_environment({**source, "NBMOD_ITERATION": "3"}, keeps_s3_keys=False)
     assert "NBMOD_ITERATION" in runner and not hostile.leaked(json.dumps(runner))

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -72,35 +73,49 @@ def test_missing_revision_is_an_infrastructure_failure(s3_bucket: S3Bucket, tmp_
     assert "nbmod run-iteration:" in done.stderr and "revisions/0000/notebook.ipynb" in done.stderr
 
 
-def test_executes_with_grants_only_and_no_credential(s3_bucket: S3Bucket, tmp_path: Path) -> None:
-    """`--grants FILE`: plain HTTP on pre-signed URLs; the process has no AWS_* at all."""
+@dataclass(frozen=True)
+class GrantedPod:
+    """A runner command with grants only (no AWS_* in its environment) for one revision."""
+
+    folder: str  # the revision's folder in the bucket
+    command: list[str]
+    env: dict[str, str]
+
+
+def granted_pod(s3_bucket: S3Bucket, tmp_path: Path, revision: int, runs: int) -> GrantedPod:
     from nbmodernizer.store.grants import make_grants
     from nbmodernizer.store.s3 import signing_client
 
     store = S3Store(s3_bucket.uri("runs/default/tiny"))
-    store.put(1, "notebook.ipynb", serialise(notebook(READ, PREDICT, WRITE)))
+    store.put(revision, "notebook.ipynb", serialise(notebook(READ, PREDICT, WRITE)))
     s3_bucket.put("inputs/tiny/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
-    folder = "runs/default/tiny/revisions/0001/"
+    folder = f"runs/default/tiny/revisions/{revision:04d}/"
     grants = make_grants(
-        signing_client(s3_bucket.endpoint), s3_bucket.name, folder, 1, 1, 120,
+        signing_client(s3_bucket.endpoint), s3_bucket.name, folder, revision, runs, 120,
         (s3_bucket.name, "inputs/tiny/"),
     )  # fmt: skip
     grants_file = tmp_path / "grants.json"
     grants_file.write_text(grants.to_json())
     kaggle = tmp_path / "kaggle"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     command = [
         sys.executable, "-m", "nbmodernizer.cli", "run-iteration",
-        "--revision", store.uri_of(1, ""), "--grants", str(grants_file),
+        "--revision", store.uri_of(revision, ""), "--grants", str(grants_file),
         "--input-dir", str(kaggle / "input"), "--working-dir", str(kaggle / "working"),
-        "--timeout-seconds", "60",
+        "--timeout-seconds", "60", "--runs", "1",
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    return GrantedPod(folder, command, env)
+
+
+def test_executes_with_grants_only_and_no_credential(s3_bucket: S3Bucket, tmp_path: Path) -> None:
+    """`--grants FILE`: plain HTTP on pre-signed URLs; the process has no AWS_* at all."""
+    pod = granted_pod(s3_bucket, tmp_path, revision=1, runs=1)
+    done = subprocess.run(pod.command, capture_output=True, text=True, timeout=120, env=pod.env)
     assert done.returncode == 0, done.stderr
     assert "revision 1: completed, 0 cell error(s)" in done.stdout
-    assert s3_bucket.read(folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
-    assert {folder + n for n in ("executed.ipynb", "execution.json")} <= set(s3_bucket.keys())
-    again = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert s3_bucket.read(pod.folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
+    assert {pod.folder + n for n in ("executed.ipynb", "execution.json")} <= set(s3_bucket.keys())
+    again = subprocess.run(pod.command, capture_output=True, text=True, timeout=120, env=pod.env)
     assert again.returncode == 4  # its outputs exist: never overwritten, and said so
     assert "refusing a tampered revision" in again.stderr
 
@@ -110,38 +125,18 @@ def test_a_pod_of_an_indexed_job_runs_once_under_its_own_names(
 ) -> None:
     """JOB_COMPLETION_INDEX (Kubernetes sets it in each pod of an Indexed Job) is the run:
     the pod executes once and writes that run's own files through the Job's grants."""
-    from nbmodernizer.store.grants import make_grants
-    from nbmodernizer.store.s3 import signing_client
-
-    store = S3Store(s3_bucket.uri("runs/default/tiny"))
-    store.put(0, "notebook.ipynb", serialise(notebook(READ, PREDICT, WRITE)))
-    s3_bucket.put("inputs/tiny/test.csv", b"id,x\n1,0.5\n2,-1.0\n")
-    folder = "runs/default/tiny/revisions/0000/"
-    grants = make_grants(
-        signing_client(s3_bucket.endpoint), s3_bucket.name, folder, 0, 3, 120,
-        (s3_bucket.name, "inputs/tiny/"),
-    )  # fmt: skip
-    grants_file = tmp_path / "grants.json"
-    grants_file.write_text(grants.to_json())
-    kaggle = tmp_path / "kaggle"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    command = [
-        sys.executable, "-m", "nbmodernizer.cli", "run-iteration",
-        "--revision", store.uri_of(0, ""), "--grants", str(grants_file),
-        "--input-dir", str(kaggle / "input"), "--working-dir", str(kaggle / "working"),
-        "--timeout-seconds", "60", "--runs", "1",
-    ]  # fmt: skip
-    env["JOB_COMPLETION_INDEX"] = "2"
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    pod = granted_pod(s3_bucket, tmp_path, revision=0, runs=3)
+    env = {**pod.env, "JOB_COMPLETION_INDEX": "2"}
+    done = subprocess.run(pod.command, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert "revision 0 run 2: completed" in done.stdout
-    stored = s3_bucket.keys()
+    folder, stored = pod.folder, s3_bucket.keys()
     written = {k[len(folder) :] for k in stored if k.startswith(folder)}
     assert written == {"notebook.ipynb", "executed-2.ipynb", "submission-2.csv", "execution-2.json"}
     runs = json.loads(s3_bucket.read(folder + "execution-2.json"))["runs"]
     assert len(runs) == 1 and runs[0]["status"] == "completed"
     several = subprocess.run(
-        [*command[:-1], "2", "--run-index", "1"], capture_output=True, text=True, env=env
+        [*pod.command[:-1], "2", "--run-index", "1"], capture_output=True, text=True, env=env
     )
     assert several.returncode == 3 and "--runs 1 (one run a pod)" in several.stderr
 

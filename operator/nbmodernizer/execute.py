@@ -69,6 +69,11 @@ KERNEL_ENV_NAMES = frozenset(
 )  # fmt: skip
 KERNEL_ENV_PREFIXES = ("LC_", "JUPYTER_", "OPENBLAS_", "NVIDIA_")
 DEFAULT_MPLBACKEND = "module://matplotlib_inline.backend_inline"
+# Set for every kernel, whatever the driver's environment says: a run has no network, and
+# what a notebook installs (`!pip install`, executed as it is in revision 0) would change the
+# environment that later revisions and other notebooks share. pip installs nothing from an
+# index; the environment rules comment such lines out in the next revision.
+KERNEL_ENV_FIXED = {"PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
 def kernel_environment(source: Mapping[str, str]) -> dict[str, str]:
@@ -79,7 +84,7 @@ def kernel_environment(source: Mapping[str, str]) -> dict[str, str]:
         if name in KERNEL_ENV_NAMES or name.startswith(KERNEL_ENV_PREFIXES)
     }
     env.setdefault("MPLBACKEND", DEFAULT_MPLBACKEND)
-    return env
+    return {**env, **KERNEL_ENV_FIXED}
 
 
 def hide_this_process() -> bool:
