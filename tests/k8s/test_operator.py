@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from nbmodernizer.cli import main
-from tests.k8s.client import K8sApi
+from tests.k8s.client import K8sApi, wait_until
 from tests.k8s.fixtures import Kubectl
 from tests.k8s.kubelet import Kubelet
 from tests.k8s.product import (
@@ -74,8 +74,14 @@ def test_push_then_kubectl_apply_runs_to_the_local_outcome(
     conditions = {c["type"]: c for c in status["conditions"]}
     assert conditions["Reproduced"]["status"] == "True"
     assert status["observedGeneration"] == done["metadata"]["generation"]
-    reasons = [e["reason"] for e in k8s_api.events_for(done)]
-    assert reasons.count("IterationStarted") == 2 and "Fixed" in reasons and "Finished" in reasons
+
+    # the Finished event is posted right after the status that says Succeeded
+    def reasons_once_finished() -> list[str]:
+        reasons = [e["reason"] for e in k8s_api.events_for(done)]
+        return reasons if "Finished" in reasons else []
+
+    reasons = wait_until(reasons_once_finished, what="the Finished event")
+    assert reasons.count("IterationStarted") == 2 and "Fixed" in reasons
     shown = kubectl("get", "nbm", name, "-o", "jsonpath={.status.phase} {.status.outcome}").stdout
     assert shown == "Succeeded ErrorFreeReproducible"
     keys = s3_bucket.keys()
