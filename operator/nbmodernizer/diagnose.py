@@ -122,12 +122,27 @@ def _missing_input(
     path = f"../input/{match.group('rest')}" if match else path
     if any(posixpath.basename(found.path) == name for found in execution.inputs):
         return None
+    if _in_another_form(name, execution):
+        return None
     listed = ", ".join(found.path for found in execution.inputs[:5]) or "none"
     more = ", …" if len(execution.inputs) > 5 else ""
     return EnvironmentKind.MISSING_INPUT, (
         f"missing input: {path} is not among the inputs (spec.inputs has "
         f"{execution.inputs_total} file(s): {listed}{more})"
     )
+
+
+def _in_another_form(name: str, execution: ExecutionResult) -> bool:
+    """`train.zip` where the inputs hold `train/` or `train.csv` (the data prepared unpacked or
+    converted, e.g. `sample_submission.parquet` as `.csv`): the code can read that instead."""
+    stem, dot, _ = name.partition(".")
+    if not dot or not stem:
+        return False
+    for found in execution.inputs:
+        *folders, file = found.path.split("/")
+        if stem in folders or file.partition(".")[0] == stem:
+            return True
+    return False
 
 
 def diagnose(execution: ExecutionResult, score: ScoreResult) -> Diagnosis:
