@@ -27,7 +27,7 @@ def frame(n, start):
 
 comp = Path("input/learning-agency-lab-automated-essay-scoring-2")
 comp.mkdir(parents=True, exist_ok=True)
-train, test = frame(200, 0x1000000), frame(100, 0x2000000)
+train, test = frame(150, 0x1000000), frame(80, 0x2000000)
 train.to_csv(comp / "train.csv", index=False)
 test[["essay_id", "full_text"]].to_csv(comp / "test.csv", index=False)
 test[["essay_id", "score"]].to_csv("answers.csv", index=False)
