@@ -128,6 +128,19 @@ def test_a_download_is_the_network() -> None:
     )
 
 
+def test_kaggles_own_service_is_the_network() -> None:
+    """census: plant-pathology-2020-fgvc7, KaggleDatasets().get_gcs_path() outside Kaggle."""
+    evalue = (
+        "Unexpected response from the service. Response: {'errors': ['Unauthenticated'], "
+        "'error': {'code': 16}, 'wasSuccessful': False}."
+    )
+    diagnosis = diagnose(failed("BackendError", evalue), scored(None))
+    assert diagnosis.environment is EnvironmentKind.NETWORK
+    assert "Kaggle's service" in diagnosis.detail
+    other = "Unexpected response from the service. Response: {'errors': ['quota']}"
+    assert diagnose(failed("BackendError", other), scored(None)).environment is None
+
+
 @pytest.mark.parametrize(
     ("ename", "evalue"),
     [
