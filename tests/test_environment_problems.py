@@ -72,6 +72,34 @@ def test_a_file_the_inputs_have_elsewhere_is_for_the_fixers() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("missing", "present"),
+    [
+        # census: spooky-author-identification, denoising-dirty-documents, icecube (real rows)
+        ("spooky-author-identification/sample_submission.zip", "sample_submission.csv"),
+        ("denoising-dirty-documents/train.zip", "train/101.png"),
+        ("icecube-neutrinos-in-deep-ice/sample_submission.parquet", "sample_submission.csv"),
+    ],
+)
+def test_a_file_the_inputs_have_in_another_form_is_for_the_fixers(
+    missing: str, present: str
+) -> None:
+    """Unpacked or converted by whoever prepared the data: the code can read that instead."""
+    folder = missing.split("/")[0]
+    inputs = [InputFile(path=f"{folder}/{present}", size_bytes=10)]
+    evalue = f"[Errno 2] No such file or directory: '/kaggle/input/{missing}'"
+    diagnosis = diagnose(failed("FileNotFoundError", evalue, inputs, 1), scored(None))
+    assert diagnosis.issue is Issue.ERROR and diagnosis.environment is None
+
+
+def test_a_file_of_another_name_is_still_missing() -> None:
+    """`train_5folds.csv` is not `train.csv` in another form: another kernel's output."""
+    inputs = [InputFile(path="lmsys-chatbot-arena/train.csv", size_bytes=10)]
+    evalue = "[Errno 2] No such file or directory: '/kaggle/input/folds-lmsys/train_5folds.csv'"
+    diagnosis = diagnose(failed("FileNotFoundError", evalue, inputs, 1), scored(None))
+    assert diagnosis.environment is EnvironmentKind.MISSING_INPUT
+
+
 def test_inputs_listed_in_part_cannot_tell() -> None:
     assert (
         diagnose(failed("FileNotFoundError", MISSING, total=500), scored(None)).environment is None
@@ -98,6 +126,19 @@ def test_a_download_is_the_network() -> None:
     assert (
         diagnose(failed("URLError", urlopen), scored(None)).environment is EnvironmentKind.NETWORK
     )
+
+
+def test_kaggles_own_service_is_the_network() -> None:
+    """census: plant-pathology-2020-fgvc7, KaggleDatasets().get_gcs_path() outside Kaggle."""
+    evalue = (
+        "Unexpected response from the service. Response: {'errors': ['Unauthenticated'], "
+        "'error': {'code': 16}, 'wasSuccessful': False}."
+    )
+    diagnosis = diagnose(failed("BackendError", evalue), scored(None))
+    assert diagnosis.environment is EnvironmentKind.NETWORK
+    assert "Kaggle's service" in diagnosis.detail
+    other = "Unexpected response from the service. Response: {'errors': ['quota']}"
+    assert diagnose(failed("BackendError", other), scored(None)).environment is None
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.rules import RulesFixer, all_rules
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.spec import ModernizationSpec
-from nbmodernizer.status import Diagnosis, FixType, Issue, Outcome
+from nbmodernizer.status import Diagnosis, EnvironmentKind, FixType, Issue, Outcome
 from tests.factories import ran, scored
 from tests.notebooks import notebook
 
@@ -113,3 +114,27 @@ def test_several_rules_in_one_cell_and_one_rule_many_times() -> None:
 def test_nothing_to_do_says_so() -> None:
     fix = RulesFixer(all_rules()).propose(request(notebook("import math\nx = math.pi")))
     assert fix.proposal is None and fix.note == "no rule applies"
+
+
+def test_an_environment_failure_gets_only_the_environment_rules() -> None:
+    """A file the inputs lack: rewriting drift elsewhere would only run again into it."""
+    nb = notebook(
+        "!pip install -q xgboost==0.90\nimport numpy as np",
+        "emb = open('../input/glove/glove.txt').read()\nx = np.float(1)",
+    )
+    missing = request(nb, (2, "FileNotFoundError"))
+    missing = replace(
+        missing,
+        diagnosis=missing.diagnosis.model_copy(
+            update={"environment": EnvironmentKind.MISSING_INPUT}
+        ),
+    )
+    attempt = RulesFixer(all_rules()).propose(missing)
+    assert attempt.proposal is not None
+    rules = {use.rule for use in attempt.proposal.rules}
+    assert rules and all(rule.startswith("environment.") for rule in rules)
+    assert "np.float(1)" in attempt.proposal.notebook.cells[2].source
+    # the same notebook failing on the drift itself gets the numpy rule
+    drift = RulesFixer(all_rules()).propose(request(nb, (2, "AttributeError")))
+    assert drift.proposal is not None
+    assert "numpy.builtin-type-aliases" in {use.rule for use in drift.proposal.rules}

@@ -79,6 +79,9 @@ _NO_NETWORK = re.compile(
     r"Failed to establish a new connection|Network is unreachable|nodename nor servname"
 )
 _HOST = re.compile(r"https?://([^/\s'\"]+)|host='([^']+)'")
+# Kaggle's own services (KaggleDatasets().get_gcs_path(), UserSecretsClient) answer only inside
+# a Kaggle session (census: plant-pathology-2020-fgvc7, kaggle_datasets' BackendError)
+_KAGGLE_SERVICE = re.compile(r"Unexpected response from the service.*Unauthenticated")
 # protobuf in the image does not match TensorFlow's generated code (31% of the census)
 _BROKEN_PROTOBUF = re.compile(
     r"has no attribute 'GetPrototype'|cannot import name '_message' from 'google\.protobuf"
@@ -99,6 +102,11 @@ def environment_problem(
         where = f" from {host.group(1) or host.group(2)}" if host else ""
         return EnvironmentKind.NETWORK, (
             f"the notebook downloads{where} ({error.ename}); runs have no network"
+        )
+    if error.ename == "BackendError" and _KAGGLE_SERVICE.search(error.evalue):
+        return EnvironmentKind.NETWORK, (
+            "the notebook asks Kaggle's service (kaggle_datasets / kaggle_secrets), which answers "
+            "only inside a Kaggle session (BackendError: Unauthenticated)"
         )
     if _BROKEN_PROTOBUF.search(error.evalue):
         return EnvironmentKind.BROKEN_PACKAGE, (
@@ -122,12 +130,27 @@ def _missing_input(
     path = f"../input/{match.group('rest')}" if match else path
     if any(posixpath.basename(found.path) == name for found in execution.inputs):
         return None
+    if _in_another_form(name, execution):
+        return None
     listed = ", ".join(found.path for found in execution.inputs[:5]) or "none"
     more = ", …" if len(execution.inputs) > 5 else ""
     return EnvironmentKind.MISSING_INPUT, (
         f"missing input: {path} is not among the inputs (spec.inputs has "
         f"{execution.inputs_total} file(s): {listed}{more})"
     )
+
+
+def _in_another_form(name: str, execution: ExecutionResult) -> bool:
+    """`train.zip` where the inputs hold `train/` or `train.csv` (the data prepared unpacked or
+    converted, e.g. `sample_submission.parquet` as `.csv`): the code can read that instead."""
+    stem, dot, _ = name.partition(".")
+    if not dot or not stem:
+        return False
+    for found in execution.inputs:
+        *folders, file = found.path.split("/")
+        if stem in folders or file.partition(".")[0] == stem:
+            return True
+    return False
 
 
 def diagnose(execution: ExecutionResult, score: ScoreResult) -> Diagnosis:

@@ -78,6 +78,10 @@ def activate(
     modules: Mapping[str, frozenset[str]],
 ) -> Activation:
     calibrating = request.fix_type is FixType.SCORE_CALIBRATION
+    if request.diagnosis.environment is not None:
+        # what failed is the environment's: only its rules (paths, installs) can help; any
+        # other rewrite would be executed again against the same missing file
+        rules = [rule for rule in rules if rule.kind is Kind.ENVIRONMENT]
     everywhere = proactive(rules, imported, modules, calibrating=calibrating)
     in_cells: dict[int, tuple[Rule, ...]] = {}
     for error in request.execution.cell_errors:
