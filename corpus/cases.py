@@ -44,7 +44,9 @@ KEYS = (
 )
 # Optional: the census row's message, where today's library words the same failure otherwise
 # (pandas 3's string dtype); `message` is then what it raises today.
-OPTIONAL_KEYS = ("census_message",)
+# `gap`: a drift case the rules do not bring back yet, and which rule is missing; the sample
+# test then checks that it stays a gap (a new rule that closes it fails the test: remove it).
+OPTIONAL_KEYS = ("census_message", "gap")
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 MAX_INPUT_BYTES = 300 * 1024
 NOTEBOOK, SPEC, CASE_YAML, ANSWERS, INPUT = (
@@ -88,6 +90,7 @@ class Case:
     expect: str
     note: str
     resource: NotebookModernization
+    gap: str | None = None  # which rule is missing, for an `expect: rules` case not yet met
 
     @property
     def spec_path(self) -> Path:
@@ -155,6 +158,7 @@ def load_case(folder: Path, census: Sequence[CensusRow]) -> Case:
         expect=facts["expect"],
         note=facts["note"],
         resource=resource,
+        gap=facts.get("gap"),
     )
 
 
@@ -213,6 +217,8 @@ def _check_facts(
                 f"folder name: starts with the competition {competition!r} "
                 "(<competition>-<library>-<what>)"
             )
+    if "gap" in facts and expect != "rules":
+        problems.append(f"{CASE_YAML}: gap: only a case that expects rules has one")
     if "\n" in facts.get("note", ""):
         problems.append(f"{CASE_YAML}: note: one line")
     agreeing = ("exception", "message", "competition", "library")
