@@ -56,10 +56,20 @@ _QUEUE_KEYWORDS = frozenset(
 )
 
 _GENERATOR_RENAMES = {
+    "generator": "x",  # fit_generator(generator=...) -> fit(x=...)
     "nb_epoch": "epochs",
     "nb_val_samples": "validation_steps",
     "val_samples": "steps",
 }
+
+
+# Keras 2 counted steps with a float (`np.ceil(n / batch)`); Keras 3 takes only an int
+_STEP_KEYWORDS = frozenset({"steps_per_epoch", "validation_steps", "steps"})
+
+
+def _is_ceil(node: cst.BaseExpression) -> bool:
+    """`np.ceil(...)` / `math.ceil(...)`-like: a whole number in a float, so int() keeps it."""
+    return isinstance(node, cst.Call) and code(node.func).split(".")[-1] == "ceil"
 
 
 class FitGenerator(cst.CSTTransformer):
@@ -82,6 +92,8 @@ class FitGenerator(cst.CSTTransformer):
                 continue
             if keyword in _GENERATOR_RENAMES:
                 arg = arg.with_changes(keyword=cst.Name(_GENERATOR_RENAMES[keyword]))
+            if keyword in _STEP_KEYWORDS and _is_ceil(arg.value):
+                arg = arg.with_changes(value=expression(f"int({code(arg.value)})"))
             args.append(arg)
         if new_name != "fit" and keyword_arg(call, "verbose") is None:
             args.append(new_arg("verbose", "0"))  # the generator methods' quiet default
@@ -175,7 +187,8 @@ RULES = (
         summary="`model.fit_generator(gen, steps, epochs)` -> "
         "`model.fit(gen, steps_per_epoch=steps, epochs=epochs)`; `predict_generator` / "
         "`evaluate_generator` -> `predict` / `evaluate` (`workers`, `max_queue_size`, "
-        "`use_multiprocessing` dropped, their quiet `verbose=0` default spelled out; Keras 1 "
+        "`use_multiprocessing` dropped, their quiet `verbose=0` default spelled out, "
+        "`generator=` -> `x=`, a step count given as `np.ceil(...)` made an int; Keras 1 "
         "`samples_per_epoch` calls are left alone)",
         kind=Kind.API,
         rewrite=cst_rewrite(lambda _context: FitGenerator()),
@@ -195,7 +208,8 @@ RULES = (
                 + "model = Sequential([keras.Input((3,)), Dense(1, activation='sigmoid')])\n"
                 + "model.compile(loss='binary_crossentropy', optimizer='sgd')\n"
                 + "history = model.fit_generator(batches(), 2, 3, verbose=0, workers=2)\n"
-                + "loss = model.evaluate_generator(batches(), 1)\n",
+                + "loss = model.evaluate_generator(batches(), 1)\n"
+                + "proba = model.predict_generator(generator=batches(), steps=np.ceil(8 / 4))\n",
                 after=TF_QUIET
                 + MODEL
                 + "def batches():\n"
@@ -204,9 +218,10 @@ RULES = (
                 + "model = Sequential([keras.Input((3,)), Dense(1, activation='sigmoid')])\n"
                 + "model.compile(loss='binary_crossentropy', optimizer='sgd')\n"
                 + "history = model.fit(batches(), steps_per_epoch=2, epochs=3, verbose=0)\n"
-                + "loss = model.evaluate(batches(), steps=1, verbose=0)\n",
+                + "loss = model.evaluate(batches(), steps=1, verbose=0)\n"
+                + "proba = model.predict(x=batches(), steps=int(np.ceil(8 / 4)), verbose=0)\n",
                 error="AttributeError",
-                check="len(history.history['loss']) == 3 and loss > 0",
+                check="len(history.history['loss']) == 3 and loss > 0 and proba.shape == (8, 1)",
             ),
         ),
     ),

@@ -85,6 +85,29 @@ class Tf1Compat(ImportingTransformer):
             lpar=updated_node.lpar, rpar=updated_node.rpar
         )
 
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.ImportFrom:
+        """`from tensorflow import set_random_seed` -> `from tensorflow.compat.v1 import ...`,
+        when every name it imports is one TensorFlow 2 lacks and `tf.compat.v1` has."""
+        module = dotted_name(updated_node.module) if updated_node.module is not None else None
+        names = updated_node.names
+        if (
+            module is None
+            or module.split(".")[0] != "tensorflow"
+            or isinstance(names, cst.ImportStar)
+        ):
+            return updated_node
+        path = module.split(".")[1:]
+        if path[:2] == ["compat", "v1"]:
+            return updated_node
+        imported = [[*path, dotted_name(alias.name) or ""] for alias in names]
+        if not all(not _resolve(self.tf, p) and _resolve(self.compat, p) for p in imported):
+            return updated_node
+        compat = expression(".".join(["tensorflow", "compat", "v1", *path]))
+        assert isinstance(compat, cst.Attribute)
+        return updated_node.with_changes(module=compat)
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         module = updated_node
         if not self.replace or not self.graph_only or "disable_eager_execution" in module.code:
@@ -176,12 +199,14 @@ RULES = (
         changed_in="2.0",
         summary="TensorFlow 1.x names TensorFlow 2 lacks (`tf.placeholder`, `tf.Session`, "
         "`tf.train.AdamOptimizer`, `tf.global_variables_initializer`, ...) -> "
-        "`tf.compat.v1.*`, with `tf.compat.v1.disable_eager_execution()` in cells that build "
+        "`tf.compat.v1.*` (and `from tensorflow import set_random_seed` -> "
+        "`from tensorflow.compat.v1 import set_random_seed`), with `tf.compat.v1.disable_eager_execution()` in cells that build "
         "placeholders or sessions (`tf.contrib` has no replacement)",
         kind=Kind.API,
         rewrite=_tf1_compat,
         symptoms=(
             Symptom("AttributeError", r"module 'tensorflow(\.\w+)*' has no attribute '\w+'"),
+            Symptom("ImportError", r"cannot import name '\w+' from 'tensorflow(\.\w+)*'"),
         ),
         gone=_tf1_gone,
         examples=(
@@ -218,6 +243,24 @@ RULES = (
                 check="(tf.compat.v1.reset_default_graph() or "
                 "tf.compat.v1.enable_eager_execution() or tf.executing_eagerly()) "
                 "and abs(before - 4.0) < 1e-6 and abs(after) < 1e-6",
+            ),
+            Example(
+                before=TF_QUIET
+                + "import tensorflow as tf\n"
+                + "from tensorflow import set_random_seed\n"
+                + "set_random_seed(0)\n"
+                + "first = tf.random.uniform([3]).numpy()\n"
+                + "set_random_seed(0)\n"
+                + "again = tf.random.uniform([3]).numpy()\n",
+                after=TF_QUIET
+                + "import tensorflow as tf\n"
+                + "from tensorflow.compat.v1 import set_random_seed\n"
+                + "set_random_seed(0)\n"
+                + "first = tf.random.uniform([3]).numpy()\n"
+                + "set_random_seed(0)\n"
+                + "again = tf.random.uniform([3]).numpy()\n",
+                error="ImportError",
+                check="(first == again).all()",  # the seed still makes the draws repeat
             ),
         ),
     ),
