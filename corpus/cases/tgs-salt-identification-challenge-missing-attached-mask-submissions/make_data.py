@@ -45,7 +45,7 @@ attached.mkdir(parents=True, exist_ok=True)
 shifted = [set(rng.choice(4, 2, replace=False)) if rng.random() < 0.15 else set() for _ in ids]
 for k, name in enumerate(["crf_c_1.csv", "crf_c.csv", "crf_c_2.csv", "sub.csv"]):
     masks = []
-    for mask, wrong in zip(truth, shifted):
+    for mask, wrong in zip(truth, shifted, strict=True):
         noisy = (np.roll(mask, 1, axis=0) if k in wrong else mask).reshape(-1).copy()
         where = rng.choice(size * size, flips, replace=False)
         noisy[where] = 1 - noisy[where]
