@@ -67,6 +67,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+import psutil  # type: ignore[import-untyped]  # ipykernel depends on it; no stubs installed
+
 from tests.k8s.client import ApiError, K8sApi
 from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
 
@@ -843,7 +845,17 @@ def _b64(value: str) -> str:
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:
+    """Kill a container's process and everything it started, as killing a container does
+    (its cgroup): a child in a session of its own (a Jupyter kernel) would otherwise outlive
+    it and keep its output pipe open."""
     if proc.poll() is not None:
         return  # already reaped: its pid (and group) may belong to someone else by now
+    try:
+        descendants = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        descendants = []
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
+    for child in descendants:
+        with contextlib.suppress(psutil.Error):
+            child.kill()
