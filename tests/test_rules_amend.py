@@ -17,7 +17,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule
 from nbmodernizer.loop import Finish, RequestFix, start
 from nbmodernizer.notebook import cell_changes, copy_notebook, fingerprint, serialise
 from nbmodernizer.revision import RunOutput
-from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleUse
+from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleOccurrence, RuleUse
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
 from tests.factories import ran
@@ -26,9 +26,15 @@ from tests.test_cell_reading import modernize
 from tests.test_engine import ANSWERS, SPEC
 from tests.test_rules_fixer import request
 
-LEGACY = "import pandas as pd\nframe = pd.read_csv('t.csv')\nsub = frame.ix[:, [0, 2]]"
-AS_LOC = "import pandas as pd\nframe = pd.read_csv('t.csv')\nsub = frame.loc[:, [0, 2]]"
-AS_ILOC = "import pandas as pd\nframe = pd.read_csv('t.csv')\nsub = frame.iloc[:, [0, 2]]"
+# `pd.read_pickle`: the columns' labels are unknown, so `.ix[:, [0, 2]]` is undecided
+LEGACY = "import pandas as pd\nframe = pd.read_pickle('t.pkl')\nsub = frame.ix[:, [0, 2]]"
+AS_LOC = "import pandas as pd\nframe = pd.read_pickle('t.pkl')\nsub = frame.loc[:, [0, 2]]"
+AS_ILOC = "import pandas as pd\nframe = pd.read_pickle('t.pkl')\nsub = frame.iloc[:, [0, 2]]"
+IX = "pandas.ix-indexer"
+
+
+def at(cell: int, *spans: tuple[int, int, int]) -> list[RuleOccurrence]:
+    return [RuleOccurrence(cell=cell, line=line, start=s, end=e) for line, s, e in spans]
 
 
 def raised(cell: int, line: int, ename: str = "KeyError") -> CellError:
@@ -56,7 +62,7 @@ def test_the_rules_record_which_rule_changed_which_cells() -> None:
     attempt = RulesFixer(all_rules()).propose(request(notebook(LEGACY), (1, "AttributeError")))
     assert attempt.proposal is not None
     assert attempt.proposal.notebook.cells[1].source == AS_LOC
-    assert attempt.proposal.rules == (RuleUse(rule="pandas.ix-indexer", cells=[1]),)
+    assert attempt.proposal.rules == (RuleUse(rule=IX, cells=[1], occurrences=at(1, (3, 12, 15))),)
 
 
 def test_a_rewrite_that_raises_at_its_own_line_gets_the_rules_other_reading() -> None:
@@ -66,8 +72,9 @@ def test_a_rewrite_that_raises_at_its_own_line_gets_the_rules_other_reading() ->
     attempt = RulesFixer(all_rules()).propose(after_rules(notebook(AS_LOC), raised(1, 3), fix))
     assert attempt.proposal is not None
     assert attempt.proposal.notebook.cells[1].source == AS_ILOC
+    # a record made before occurrences were kept reads as before
     assert attempt.proposal.rules == (
-        RuleUse(rule="pandas.ix-indexer", cells=[1], action="alternative"),
+        RuleUse(rule=IX, cells=[1], action="alternative", occurrences=at(1, (3, 12, 16))),
     )
     assert "KeyError at cell 1 line 3, a line rule pandas.ix-indexer wrote" in (
         attempt.proposal.summary
@@ -92,6 +99,96 @@ def test_an_error_at_a_line_no_rule_wrote_is_answered_as_usual() -> None:
     )
     attempt = RulesFixer(all_rules()).propose(after_rules(notebook(AS_LOC), raised(1, 2), fix))
     assert attempt.proposal is None and attempt.note == "no rule applies"
+
+
+# `train` is read in another cell: lines 2 and 3 are undecided (`.loc`, `.iloc` where `.loc`
+# raises), line 4 holds a label (`.loc` either way). Line 2 meant positions, line 3 a label.
+MIXED = (
+    "target = 'target'\n"
+    "X = train.ix[:, 1:-1]\n"
+    "y = train.ix[:, target]\n"
+    "labels = train.ix[:, 'target']"
+)
+READ_TRAIN = "import pandas as pd\ntrain = pd.read_pickle('train.pkl')"
+
+
+def rules_round(nb: Any, error: tuple[int, str]) -> tuple[Any, FixRecord]:
+    attempt = RulesFixer(all_rules()).propose(request(nb, error))
+    assert attempt.proposal is not None
+    return attempt.proposal.notebook, made_by_rules(
+        nb, attempt.proposal.notebook, *attempt.proposal.rules
+    )
+
+
+def amend_round(nb: Any, error: CellError, *fixes: FixRecord) -> tuple[Any, FixRecord]:
+    attempt = RulesFixer(all_rules()).propose(after_rules(nb, error, *fixes))
+    assert attempt.proposal is not None, attempt.note
+    changed = attempt.proposal.notebook
+    fix = fixes[-1].model_copy(
+        update={
+            "iteration": fixes[-1].iteration + 1,
+            "changes": cell_changes(nb, changed),
+            "rules": list(attempt.proposal.rules),
+        }
+    )
+    return changed, fix
+
+
+def test_only_the_occurrence_on_the_line_that_raised_gets_the_other_reading() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    assert first.cells[2].source == MIXED.replace(".ix[", ".loc[")
+    assert fix.rules == [
+        RuleUse(rule=IX, cells=[2], occurrences=at(2, (2, 10, 13), (3, 10, 13), (4, 15, 18)))
+    ]
+    second, amend = amend_round(first, raised(2, 2, "TypeError"), fix)
+    assert second.cells[2].source == (
+        "target = 'target'\n"
+        "X = train.iloc[:, 1:-1]\n"
+        "y = train.loc[:, target]\n"
+        "labels = train.loc[:, 'target']"
+    )
+    assert amend.rules == [
+        RuleUse(rule=IX, cells=[2], occurrences=at(2, (3, 10, 13), (4, 15, 18))),
+        RuleUse(rule=IX, cells=[2], action="alternative", occurrences=at(2, (2, 10, 14))),
+    ]
+
+
+def test_a_second_occurrence_that_raises_later_joins_the_first() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    second, amend = amend_round(first, raised(2, 2, "TypeError"), fix)
+    # were line 3 positions too, it would raise next: redone from the legacy cell, both flip
+    third, again = amend_round(second, raised(2, 3), fix, amend)
+    assert third.cells[2].source == (
+        "target = 'target'\n"
+        "X = train.iloc[:, 1:-1]\n"
+        "y = train.iloc[:, target]\n"
+        "labels = train.loc[:, 'target']"
+    )
+    assert again.rules == [
+        RuleUse(rule=IX, cells=[2], occurrences=at(2, (4, 15, 18))),
+        RuleUse(
+            rule=IX, cells=[2], action="alternative", occurrences=at(2, (2, 10, 14), (3, 10, 14))
+        ),
+    ]
+
+
+def test_an_occurrence_the_key_decided_has_no_other_reading() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    attempt = RulesFixer(all_rules()).propose(after_rules(first, raised(2, 4), fix))
+    assert attempt.proposal is None and attempt.note is not None
+    assert "line 4, a line rule pandas.ix-indexer wrote" in attempt.note
+    assert "no other reading" in attempt.note
+
+
+def test_an_occurrence_whose_other_reading_raised_too_is_the_next_fixers() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    second, amend = amend_round(first, raised(2, 2, "TypeError"), fix)
+    attempt = RulesFixer(all_rules()).propose(after_rules(second, raised(2, 2), fix, amend))
+    assert attempt.proposal is None and attempt.note is not None
+    assert (
+        "line 2, a line rule pandas.ix-indexer wrote" in attempt.note
+        and "next fixer" in attempt.note
+    )
 
 
 def silent_rule() -> Rule:
