@@ -3,12 +3,15 @@ fixer — never "no rule applies" to an error of our own making (issue #9 part 4
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
 
+from nbmodernizer.cli import main
 from nbmodernizer.engine import fix_step, grade_revision, record_result, store_execution
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import FixAttempt, FixProposal
@@ -21,7 +24,7 @@ from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleOccurr
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
 from tests.factories import ran
-from tests.notebooks import PREDICT, READ, notebook
+from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder, notebook
 from tests.test_cell_reading import modernize
 from tests.test_engine import ANSWERS, SPEC
 from tests.test_rules_fixer import request
@@ -286,8 +289,9 @@ def test_a_rewrite_wrong_for_the_data_is_replaced_by_its_other_reading_on_a_kern
     assert code == 0, report["message"]
     assert report["outcome"] == "ErrorFreeReproducible"
     assert [r["issue"] for r in report["revisions"]] == ["Error", "Error", "Reproducible"]
+    occurrence = {"cell": 3, "line": 1, "start": 11, "end": 15}
     assert report["fixes"][1]["rules"] == [
-        {"rule": "pandas.ix-indexer", "cells": [3], "action": "alternative"}
+        {"rule": IX, "cells": [3], "action": "alternative", "occurrences": [occurrence]}
     ]
     assert final.cells[3].source.startswith("sub = test.iloc[:, [0, 2]]")
 
@@ -298,7 +302,70 @@ def test_a_rewrite_wrong_both_ways_is_left_to_the_next_fixer_on_a_kernel(tmp_pat
     legacy = "first = test.set_index('id').ix[0, 'x']\ntest[['id', 'y']].to_csv('submission.csv')"
     code, report, _ = modernize(tmp_path, READ, PREDICT, legacy, fix={"maxIterations": 16})
     assert code != 0 and report["outcome"] == "ErrorNonReproducible"
-    assert len(report["revisions"]) == 3
+    # the key holds a label: `.iloc` is no reading of it, so it is not tried
+    assert len(report["revisions"]) == 2
     reason = report["stopReason"]
     assert "no rule applies" not in reason
     assert "rule pandas.ix-indexer wrote" in reason and "next fixer" in reason
+
+
+# `.ix[:, 1:-1]` took the columns between the id and the target by position
+TRAIN = "id,x,target\n1,0.3,1\n2,-0.5,0\n3,1.2,1\n4,-2.0,0\n"
+READ_BOTH = (
+    "import pandas as pd\n"
+    "train = pd.read_csv('../input/train.csv')\n"
+    "test = pd.read_csv('../input/test.csv')"
+)
+THRESHOLD = "threshold = X[y == 1]['x'].min()\ntest['y'] = (test['x'] >= threshold).astype(int)"
+
+
+def modernize_with_train(root: Path, *sources: str) -> tuple[int, dict[str, Any], Any]:
+    spec = kaggle_folder(root, *sources, WRITE)
+    (root / "input" / "train.csv").write_text(TRAIN)
+    code = main(["modernize", str(spec), "--out", str(root / "out")])
+    report = json.loads((root / "out" / "report.json").read_text())
+    return code, report, nbformat.read(root / "out" / "final.ipynb", as_version=4)
+
+
+@pytest.mark.kernel
+def test_positions_and_a_label_in_one_cell_are_reproduced_by_the_rules_on_a_kernel(
+    tmp_path: Path,
+) -> None:
+    legacy = f"{READ_BOTH}\nX, y = train.ix[:, 1:-1], train.ix[:, 'target']\n{THRESHOLD}"
+    code, report, final = modernize_with_train(tmp_path, legacy)
+    assert code == 0, report["message"]
+    assert report["outcome"] == "ErrorFreeReproducible"
+    assert [r["issue"] for r in report["revisions"]] == ["Error", "Reproducible"]
+    assert final.cells[1].source.splitlines()[3] == (
+        "X, y = train.iloc[:, 1:-1], train.loc[:, 'target']"
+    )
+    occurrences = [{"cell": 1, "line": 4, "start": s, "end": e} for s, e in ((13, 17), (34, 37))]
+    assert report["fixes"][0]["rules"] == [
+        {"rule": IX, "cells": [1], "action": "applied", "occurrences": occurrences}
+    ]
+
+
+@pytest.mark.kernel
+def test_an_undecided_occurrence_is_amended_alone_on_a_kernel(tmp_path: Path) -> None:
+    # `train` is read in another cell: lines 2 and 3 are undecided, line 4 holds a label;
+    # `.iloc` for both undecided lines would fail at line 3 (a label in a variable)
+    mixed = (
+        "target = 'target'\n"
+        "X = train.ix[:, 1:-1]\n"
+        "y = train.ix[:, target]\n"
+        "assert (train.ix[:, 'target'] == y).all()\n"
+        f"{THRESHOLD}"
+    )
+    code, report, final = modernize_with_train(tmp_path, READ_BOTH, mixed)
+    assert code == 0, report["message"]
+    assert report["outcome"] == "ErrorFreeReproducible"
+    assert [r["issue"] for r in report["revisions"]] == ["Error", "Error", "Reproducible"]
+    assert final.cells[2].source.splitlines()[1:4] == [
+        "X = train.iloc[:, 1:-1]",
+        "y = train.loc[:, target]",
+        "assert (train.loc[:, 'target'] == y).all()",
+    ]
+    amended = report["fixes"][1]
+    assert "TypeError at cell 2 line 2, a line rule pandas.ix-indexer wrote" in amended["summary"]
+    lines = [(use["action"], [o["line"] for o in use["occurrences"]]) for use in amended["rules"]]
+    assert lines == [("applied", [3, 4]), ("alternative", [2])]
