@@ -51,9 +51,9 @@ def test_a_run_can_stop_anywhere_and_resume_from_the_store(store: LocalStore) ->
     nb = notebook("broken = 1 / 0")
     store_execution(store, 0, [RunOutput(nb, ran((1, "ZeroDivisionError")), None)])
     assert replay(store, 4)[1] == Execute(0)  # executed but not graded yet: grade again
-    execution, score = grade_revision(store, 0, ANSWERS, SPEC)
-    assert score.reason == "the notebook did not write submission.csv"
-    state, action = record_result(store, state, 0, execution, score)
+    graded = grade_revision(store, 0, ANSWERS, SPEC)
+    assert graded.score.reason == "the notebook did not write submission.csv"
+    state, action = record_result(store, state, 0, *graded)
     assert isinstance(action, RequestFix)
     assert replay(store, 4) == (state, action)
     # the fixer makes revision 1
@@ -62,8 +62,7 @@ def test_a_run_can_stop_anywhere_and_resume_from_the_store(store: LocalStore) ->
     assert replay(store, 4) == (outcome.state, outcome.action)
     # revision 1 reproduces
     store_execution(store, 1, [RunOutput(nb, ran(), GOOD)])
-    execution, score = grade_revision(store, 1, ANSWERS, SPEC)
-    state, action = record_result(store, outcome.state, 1, execution, score)
+    state, action = record_result(store, outcome.state, 1, *grade_revision(store, 1, ANSWERS, SPEC))
     assert isinstance(action, Finish) and action.outcome is Outcome.ERROR_FREE_REPRODUCIBLE
     replayed_state, replayed_action = replay(store, 4)
     assert replayed_action == action
@@ -95,8 +94,7 @@ def test_several_runs_are_graded_together(store: LocalStore) -> None:
         "submission-2.csv",
         "submission.csv",
     ]
-    _, score = grade_revision(store, 0, ANSWERS, spec)
-    assert score.values == [1.0, 1.0, 0.5]
+    assert grade_revision(store, 0, ANSWERS, spec).score.values == [1.0, 1.0, 0.5]
 
 
 def test_a_fix_that_changes_nothing_ends_the_loop_and_keeps_its_cost(store: LocalStore) -> None:
@@ -110,8 +108,7 @@ def test_a_fix_that_changes_nothing_ends_the_loop_and_keeps_its_cost(store: Loca
 
     state, _ = start(4)
     store_execution(store, 0, [RunOutput(notebook("x"), ran((1, "NameError")), None)])
-    execution, score = grade_revision(store, 0, ANSWERS, SPEC)
-    state, action = record_result(store, state, 0, execution, score)
+    state, action = record_result(store, state, 0, *grade_revision(store, 0, ANSWERS, SPEC))
     assert isinstance(action, RequestFix) and action.fix_type is FixType.ERROR_REPAIR
     outcome = fix_step(store, state, action, FixerChain([Spender()]), SPEC, None)
     assert isinstance(outcome.action, Finish)

@@ -131,7 +131,7 @@ def test_adaptive_runs_stop_once_they_decide(store: LocalStore) -> None:
     assert "after 3 of 4 runs" in (done.score.evidence or "")
     assert stop_message("x-it-000", done).startswith("Job x-it-000 stopped after 3 run(s): ")
     again = grade_revision(store, 0, ANSWERS, spec(policy="adaptive"), None, done.score.runs)
-    assert again == (done.execution, done.score)  # grading the stored revision again agrees
+    assert again == done.graded  # grading the stored revision again agrees
 
 
 def test_a_run_that_failed_decides_at_once_and_speaks_for_the_revision(
@@ -165,6 +165,6 @@ def test_a_revision_whose_one_pod_ran_every_run_is_graded_as_before(store: Local
     """A Job of an older operator (one pod, `--runs 3`) left one execution.json for all."""
     outputs = [RunOutput(notebook("x = 1"), ran(), GOOD) for _ in range(3)]
     store_execution(store, 0, outputs)
-    execution, score = grade_revision(store, 0, ANSWERS, spec(3), None, 3)
+    execution, score, _ = grade_revision(store, 0, ANSWERS, spec(3), None, 3)
     assert score.values == [1.0, 1.0, 1.0] and score.runs == 3
     assert execution.status is ExecutionStatus.COMPLETED

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nbmodernizer.cluster.jobstate import infrastructure_result, job_state
-from nbmodernizer.evidence import weigh
+from nbmodernizer.evidence import decide
+from nbmodernizer.loop import Graded
 from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, ScoreResult
 
-# Grade runs 0..count-1, those in the mapping being Error runs: (representative, score).
-Grade = Callable[[int, Mapping[int, ExecutionResult]], tuple[ExecutionResult, ScoreResult]]
+# Grade runs 0..count-1, those in the mapping being Error runs.
+Grade = Callable[[int, Mapping[int, ExecutionResult]], Graded]
 
 
 def parse_indexes(text: str | None) -> set[int]:
@@ -99,9 +100,16 @@ def arrived(job: Mapping[str, Any] | None, runs: int) -> Arrived:
 
 @dataclass(frozen=True)
 class Judged:
-    execution: ExecutionResult
-    score: ScoreResult
+    graded: Graded
     stop: bool  # runs are still going that are no longer needed: delete the Job
+
+    @property
+    def execution(self) -> ExecutionResult:
+        return self.graded.execution
+
+    @property
+    def score(self) -> ScoreResult:
+        return self.graded.score
 
 
 def judge(runs_so_far: Arrived, spec: ScoreSpec, grade: Grade) -> Judged | None:
@@ -109,16 +117,12 @@ def judge(runs_so_far: Arrived, spec: ScoreSpec, grade: Grade) -> Judged | None:
     count = runs_so_far.count
     if count == 0:
         return None
-    execution, score = grade(count, runs_so_far.failed)
-    decided = (
-        count >= spec.runs
-        or execution.status is not ExecutionStatus.COMPLETED
-        or score.reason is not None
-        or weigh(score.values, spec).enough
-    )
-    if not decided:
+    graded = grade(count, runs_so_far.failed)
+    execution, score = graded.execution, graded.score
+    failed = execution.status is not ExecutionStatus.COMPLETED or score.reason is not None
+    if not decide(count, failed, score.values, spec):
         return None
-    return Judged(execution, score, stop=not runs_so_far.ended and count < spec.runs)
+    return Judged(graded, stop=not runs_so_far.ended and count < spec.runs)
 
 
 def stop_message(job: str, judged: Judged) -> str:
