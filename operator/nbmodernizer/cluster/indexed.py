@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from nbmodernizer.cluster.jobstate import infrastructure_result, job_state
+from nbmodernizer.cluster.wire import child, number, text
 from nbmodernizer.evidence import decide
 from nbmodernizer.loop import Graded
 from nbmodernizer.spec import ScoreSpec
@@ -51,13 +51,13 @@ def parse_indexes(text: str | None) -> set[int]:
     return found
 
 
-def is_indexed(job: Mapping[str, Any]) -> bool:
-    return (job.get("spec") or {}).get("completionMode") == "Indexed"
+def is_indexed(job: Mapping[str, object]) -> bool:
+    return child(job, "spec").get("completionMode") == "Indexed"
 
 
-def has_arrivals(job: Mapping[str, Any]) -> bool:
+def has_arrivals(job: Mapping[str, object]) -> bool:
     """Whether a running Indexed Job has runs that ended: worth a reconcile."""
-    status = job.get("status") or {}
+    status = child(job, "status")
     return is_indexed(job) and bool(status.get("completedIndexes") or status.get("failedIndexes"))
 
 
@@ -74,22 +74,22 @@ def index_failure(run: int, retries: int) -> ExecutionResult:
     return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)
 
 
-def arrived(job: Mapping[str, Any] | None, runs: int) -> Arrived:
+def arrived(job: Mapping[str, object] | None, runs: int) -> Arrived:
     """The runs of the Job that have ended, in index order. A Job that is gone (its TTL,
     after it ended): every run has; a run that stored nothing is then an Error run."""
     if job is None:
         return Arrived(runs, {}, True)
-    status, spec = job.get("status") or {}, job.get("spec") or {}
-    completed = parse_indexes(status.get("completedIndexes"))
-    failed_indexes = parse_indexes(status.get("failedIndexes"))
-    phase, reason = job_state(dict(job))
+    status, spec = child(job, "status"), child(job, "spec")
+    completed = parse_indexes(text(status, "completedIndexes"))
+    failed_indexes = parse_indexes(text(status, "failedIndexes"))
+    phase, reason = job_state(job)
     ended = phase in ("succeeded", "failed")
-    deadline = float(spec.get("activeDeadlineSeconds") or 0)
+    deadline = float(number(spec, "activeDeadlineSeconds") or 0)
     failed: dict[int, ExecutionResult] = {}
     count = 0
     for run in range(runs):
         if run in failed_indexes:
-            failed[run] = index_failure(run, int(spec.get("backoffLimitPerIndex") or 0))
+            failed[run] = index_failure(run, number(spec, "backoffLimitPerIndex") or 0)
         elif run not in completed:
             if not ended:
                 break

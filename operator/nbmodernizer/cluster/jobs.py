@@ -80,6 +80,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from nbmodernizer.cluster.pod_split import READ_GRANTS, WRITE_GRANTS, split_pod
+from nbmodernizer.cluster.wire import child, text
 from nbmodernizer.spec import (
     API_GROUP,
     API_VERSION,
@@ -435,32 +436,32 @@ def grants_secret_name(job: str) -> str:
     return f"{job}-grants"
 
 
-def build_grants_secret(job: Mapping[str, Any], read_json: str, write_json: str) -> dict[str, Any]:
+def build_grants_secret(
+    job: Mapping[str, object], read_json: str, write_json: str
+) -> dict[str, Any]:
     """The Secret a Job's pod mounts its grants from, owned by the Job (the created object:
     it needs the Job's uid), so it goes with the Job; the operator also deletes it as soon
     as the Job has ended. Two keys: the read grants (the fetch container's) and the write
     grants (the executor's); no container mounts both."""
-    meta = job["metadata"]
-    labels = dict(
-        ((job.get("spec") or {}).get("template") or {}).get("metadata", {}).get("labels")
-        or meta.get("labels")
-        or {}
-    )
+    meta = child(job, "metadata")
+    name = text(meta, "name")
+    labels = dict(child(child(child(child(job, "spec"), "template"), "metadata"), "labels"))
+    labels = labels or dict(child(meta, "labels"))
     labels[LABEL_COMPONENT] = "runner-grants"
     return {
         "apiVersion": "v1",
         "kind": "Secret",
         "type": "Opaque",
         "metadata": {
-            "name": grants_secret_name(meta["name"]),
-            "namespace": meta["namespace"],
+            "name": grants_secret_name(name or ""),
+            "namespace": text(meta, "namespace"),
             "labels": labels,
             "ownerReferences": [
                 {
                     "apiVersion": "batch/v1",
                     "kind": "Job",
-                    "name": meta["name"],
-                    "uid": meta["uid"],
+                    "name": name,
+                    "uid": text(meta, "uid"),
                     "controller": True,
                     "blockOwnerDeletion": True,
                 }

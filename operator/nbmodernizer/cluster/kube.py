@@ -11,35 +11,8 @@ from urllib.parse import quote
 from kubernetes import client, config
 from kubernetes.client.rest import ApiException
 
+from nbmodernizer.cluster.wire import JsonObject, child, children, text
 from nbmodernizer.spec import API_GROUP, API_VERSION
-
-# What the API server sends and takes: JSON objects. Read them through `child`, `text` and
-# `number`, which narrow each field to what it must be (a missing or odd one reads as absent).
-JsonObject = dict[str, object]
-
-
-def child(obj: Mapping[str, object], key: str) -> JsonObject:
-    """`obj[key]` when it is an object, else an empty one."""
-    value = obj.get(key)
-    return cast(JsonObject, value) if isinstance(value, dict) else {}
-
-
-def children(obj: Mapping[str, object], key: str) -> list[JsonObject]:
-    """The objects in the list `obj[key]` (anything else in it is skipped)."""
-    value = obj.get(key)
-    items = value if isinstance(value, list) else []
-    return [cast(JsonObject, item) for item in items if isinstance(item, dict)]
-
-
-def text(obj: Mapping[str, object], key: str) -> str | None:
-    value = obj.get(key)
-    return value if isinstance(value, str) else None
-
-
-def number(obj: Mapping[str, object], key: str) -> int | None:
-    value = obj.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
 
 PLURAL = "notebookmodernizations"
 MERGE_PATCH = "application/merge-patch+json"

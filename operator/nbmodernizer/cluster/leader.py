@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import quote
 
-from nbmodernizer.cluster.kube import JsonObject, Kube, KubeError, child, number, text
+from nbmodernizer.cluster.kube import Kube, KubeError
+from nbmodernizer.cluster.wire import JsonObject, child, number, text
 
 log = logging.getLogger(__name__)
 

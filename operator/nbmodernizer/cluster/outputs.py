@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from nbmodernizer.cluster.kube import text
+from nbmodernizer.cluster.wire import text
 from nbmodernizer.runfolder import put_beside, report_files, uri_beside
 from nbmodernizer.status import ModernizationStatus
 from nbmodernizer.store import RevisionExistsError

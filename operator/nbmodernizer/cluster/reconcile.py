@@ -30,12 +30,13 @@ from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
 from nbmodernizer.cluster.indexed import arrived, is_indexed, judge, stop_message
 from nbmodernizer.cluster.jobs import build_job, fit_name, job_name
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
-from nbmodernizer.cluster.kube import Kube, KubeError, Paths, child, number, text
+from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.outputs import published
 from nbmodernizer.cluster.run_inputs import RunInputs
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.cluster.status_writer import Progress, RunContext, StatusWriter
 from nbmodernizer.cluster.subject import Subject
+from nbmodernizer.cluster.wire import child, number, text
 from nbmodernizer.engine import FixOutcome, advance, fix_step, grade_revision, replay
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner

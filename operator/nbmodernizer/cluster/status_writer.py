@@ -10,9 +10,10 @@ from dataclasses import dataclass, field, replace
 
 from nbmodernizer.clock import now
 from nbmodernizer.cluster.conditions import conditions_for
-from nbmodernizer.cluster.kube import Kube, KubeError, child, text
+from nbmodernizer.cluster.kube import Kube, KubeError
 from nbmodernizer.cluster.outputs import publish
 from nbmodernizer.cluster.subject import FINAL_PHASES, RecordedStatus, Subject
+from nbmodernizer.cluster.wire import child, text
 from nbmodernizer.loop import LoopState
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ModernizationStatus, Phase

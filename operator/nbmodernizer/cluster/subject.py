@@ -11,7 +11,8 @@ from nbmodernizer.cluster.conditions import Condition
 from nbmodernizer.cluster.events import ObjectReference
 from nbmodernizer.cluster.jobs import JobSettings, revision_prefix
 from nbmodernizer.cluster.jobstate import job_key
-from nbmodernizer.cluster.kube import JsonObject, Paths, child, children, number, text
+from nbmodernizer.cluster.kube import Paths
+from nbmodernizer.cluster.wire import JsonObject, child, children, number, text
 from nbmodernizer.status import Phase
 
 FINAL_PHASES = (Phase.SUCCEEDED, Phase.FAILED)
