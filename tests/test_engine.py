@@ -7,10 +7,18 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nbmodernizer.engine import fix_step, grade_revision, record_result, replay, store_execution
+from nbmodernizer.engine import (
+    FixOutcome,
+    advance,
+    fix_step,
+    grade_revision,
+    record_result,
+    replay,
+    store_execution,
+)
 from nbmodernizer.fixers import FixerChain, FixRequest
-from nbmodernizer.fixers.base import FixAttempt, FixProposal
-from nbmodernizer.loop import Execute, Finish, RequestFix, start
+from nbmodernizer.fixers.base import FixAttempt, FixProposal, Learner
+from nbmodernizer.loop import Attempt, Execute, Finish, Graded, LoopState, RequestFix, start
 from nbmodernizer.notebook import copy_notebook, serialise
 from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
@@ -115,3 +123,51 @@ def test_a_fix_that_changes_nothing_ends_the_loop_and_keeps_its_cost(store: Loca
     assert outcome.action.reason == "no fixer changed the notebook: spender: rejected"
     assert outcome.state.spent == CostSummary(usd=0.1, requests=2, rejected_replies=2)
     assert outcome.state.attempts[-1].diagnosis.issue is Issue.ERROR
+
+
+class Scripted:
+    """A driver whose executions arrive when the test says (as a cluster's Jobs do) and
+    whose first fix is held (as the LLM budget holds one)."""
+
+    def __init__(self, store: LocalStore) -> None:
+        self.store = store
+        self.ready: dict[int, bytes | None] = {}  # revision -> its run's submission
+        self.holds = 1
+        self.revisions: list[int] = []  # those recorded, in order
+
+    def execute(self, state: LoopState, revision: int) -> Graded | None:
+        if revision not in self.ready:
+            return None
+        errors = () if self.ready[revision] else ((1, "ZeroDivisionError"),)
+        run = RunOutput(notebook("x"), ran(*errors), self.ready[revision])
+        store_execution(self.store, revision, [run])
+        return grade_revision(self.store, revision, ANSWERS, SPEC)
+
+    def learner(self) -> Learner | None:
+        return None
+
+    def recorded(self, attempt: Attempt) -> None:
+        self.revisions.append(attempt.revision)
+
+    def fix(self, state: LoopState, request: RequestFix) -> FixOutcome | None:
+        if self.holds:
+            self.holds -= 1
+            return None
+        return fix_step(self.store, state, request, FixerChain([ChangeOneCell()]), SPEC, None)
+
+
+def test_advance_stops_where_the_driver_must_wait_and_resumes_from_the_store(
+    store: LocalStore,
+) -> None:
+    driver = Scripted(store)
+    state, action = advance(store, *start(4), driver)
+    assert action == Execute(0) and state.attempts == ()  # its Job has not ended yet
+    driver.ready[0] = None
+    state, action = advance(store, state, action, driver)
+    assert isinstance(action, RequestFix) and driver.revisions == [0]  # the fix is held
+    state, action = advance(store, *replay(store, 4), driver)  # a restarted operator
+    assert action == Execute(1) and len(state.fixes) == 1
+    driver.ready[1] = GOOD
+    state, action = advance(store, *replay(store, 4), driver)
+    assert isinstance(action, Finish) and action.outcome is Outcome.ERROR_FREE_REPRODUCIBLE
+    assert driver.revisions == [0, 1] and replay(store, 4) == (state, action)

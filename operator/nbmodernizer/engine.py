@@ -4,6 +4,10 @@ Every step reads what it needs from the store and writes what it learnt there be
 loop moves on, so a driver that stops at any point can `replay` the store and continue: the
 local CLI runs the steps in one process; the operator runs them across Job completions and
 restarts. What the store holds per revision, who writes it and when: `nbmodernizer.store`.
+
+`advance` is the loop both drivers run: it takes the loop from a state to its Finish, or to
+the point where it must wait, asking a `Driver` (`local._InProcess`, `cluster.reconcile.
+_InCluster`) only how to execute a revision and how to fix one.
 """
 
 from __future__ import annotations

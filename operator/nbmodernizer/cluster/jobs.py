@@ -209,7 +209,7 @@ def job_name(name: str, iteration: int) -> str:
     return fit_name(name, MAX_NAME, f"-it-{iteration:03d}")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -217,12 +217,12 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _metadata_field(resource: NotebookModernization, field: str) -> Any:
+def _metadata_field(resource: NotebookModernization, field: str) -> object:
     return (resource.metadata.model_extra or {}).get(field)
 
 
 def build_job(
-    resource: Mapping[str, Any] | NotebookModernization, iteration: int, settings: JobSettings
+    resource: Mapping[str, object] | NotebookModernization, iteration: int, settings: JobSettings
 ) -> dict[str, Any]:
     """The batch/v1 Job running `iteration` (revision N) of a NotebookModernization.
 
