@@ -7,7 +7,7 @@ Each index of the Job executes the revision once as run N and stores run N's own
 runs 0..k-1, where run k has not ended yet. A completed index's files are graded; a failed
 index (its pod died `backoffLimitPerIndex + 1` times) or one the ended Job never completed is an
 Error run, whatever it may have stored (a pod that failed is not trusted). The runs so far
-decide, as the local driver decides (`revision.execute_runs`, `revision.adaptive_stop`), when
+decide when (`evidence.decide`, which the local driver's `revision.adaptive_stop` asks too)
 
 * all N have ended;
 * one of them did not complete (an Error run, a timeout) or its submission cannot be graded;
