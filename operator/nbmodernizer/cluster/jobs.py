@@ -75,12 +75,11 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import ValidationError
 
 from nbmodernizer.cluster.pod_split import READ_GRANTS, WRITE_GRANTS, split_pod
-from nbmodernizer.cluster.wire import child, text
+from nbmodernizer.cluster.wire import JsonObject, child, text
 from nbmodernizer.spec import (
     API_GROUP,
     API_VERSION,
@@ -223,7 +222,7 @@ def _metadata_field(resource: NotebookModernization, field: str) -> object:
 
 def build_job(
     resource: Mapping[str, object] | NotebookModernization, iteration: int, settings: JobSettings
-) -> dict[str, Any]:
+) -> JsonObject:
     """The batch/v1 Job running `iteration` (revision N) of a NotebookModernization.
 
     `resource` is the live object (metadata with name, namespace, uid, optionally generation)
@@ -284,7 +283,7 @@ def build_job(
     if execution.queue_name:
         job_labels[LABEL_KUEUE_QUEUE] = execution.queue_name
 
-    env: list[dict[str, Any]] = []
+    env: list[JsonObject] = []
     if settings.s3_endpoint_url and not granted:
         env.append({"name": "AWS_ENDPOINT_URL_S3", "value": settings.s3_endpoint_url})
     if settings.s3_region and not granted:
@@ -299,9 +298,9 @@ def build_job(
         {"name": "NBMOD_ITERATION", "value": str(iteration)},
     ]
 
-    input_mount: dict[str, Any] = {"name": "input", "mountPath": settings.input_dir}
+    input_mount: JsonObject = {"name": "input", "mountPath": settings.input_dir}
     if claim is None:
-        input_volume: dict[str, Any] = {"name": "input", "emptyDir": {}}
+        input_volume: JsonObject = {"name": "input", "emptyDir": {}}
     else:
         input_volume = {
             "name": "input",
@@ -311,7 +310,7 @@ def build_job(
         if claim.sub_path:
             input_mount["subPath"] = claim.sub_path
 
-    container: dict[str, Any] = {
+    container: JsonObject = {
         "name": CONTAINER,
         "image": execution.image or settings.runner_image,
         "imagePullPolicy": "IfNotPresent",
@@ -345,7 +344,7 @@ def build_job(
         if resources:
             container["resources"] = resources
 
-    pod_spec: dict[str, Any] = {
+    pod_spec: JsonObject = {
         "restartPolicy": "Never",
         "automountServiceAccountToken": False,
         "enableServiceLinks": False,
@@ -375,7 +374,7 @@ def build_job(
     if execution.priority_class_name:
         pod_spec["priorityClassName"] = execution.priority_class_name
 
-    metadata: dict[str, Any] = {
+    metadata: JsonObject = {
         "name": job_name(name, iteration),
         "namespace": namespace,
         "labels": job_labels,
@@ -407,7 +406,7 @@ def parallelism(runs: int, settings: JobSettings) -> int:
     return max(1, min(runs, settings.max_parallel_runs))
 
 
-def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> dict[str, Any]:
+def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> JsonObject:
     """The Job's top-level fields for `runs` executions of `timeout_seconds` each: one pod,
     never retried, for one run; an Indexed Job of `runs` indexes (one run each) for more,
     each index retried `retries_per_run` times, the deadline counting the waves of pods."""
@@ -436,9 +435,7 @@ def grants_secret_name(job: str) -> str:
     return f"{job}-grants"
 
 
-def build_grants_secret(
-    job: Mapping[str, object], read_json: str, write_json: str
-) -> dict[str, Any]:
+def build_grants_secret(job: Mapping[str, object], read_json: str, write_json: str) -> JsonObject:
     """The Secret a Job's pod mounts its grants from, owned by the Job (the created object:
     it needs the Job's uid), so it goes with the Job; the operator also deletes it as soon
     as the Job has ended. Two keys: the read grants (the fetch container's) and the write

@@ -26,6 +26,12 @@ def children(obj: Mapping[str, object], key: str) -> list[JsonObject]:
     return [cast(JsonObject, item) for item in items if isinstance(item, dict)]
 
 
+def strings(obj: Mapping[str, object], key: str) -> list[str]:
+    """The strings in the list `obj[key]` (anything else in it is skipped)."""
+    value = obj.get(key)
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
 def text(obj: Mapping[str, object], key: str) -> str | None:
     value = obj.get(key)
     return value if isinstance(value, str) else None
