@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import kopf
 from prometheus_client import start_http_server
@@ -114,10 +113,11 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     registry = kopf.OperatorRegistry()
 
     @kopf.on.login(registry=registry)
-    def login(**kwargs: Any) -> kopf.ConnectionInfo | None:
+    def login(
+        logger: kopf.Logger, settings: kopf.OperatorSettings, **_: object
+    ) -> kopf.ConnectionInfo | None:
         """In-cluster service account first, then the kubeconfig (as the kubernetes client)."""
-        info: kopf.ConnectionInfo | None = kopf.login_via_client(**kwargs)
-        return info
+        return kopf.login_via_client(logger=logger, settings=settings)
 
     @kopf.on.startup(registry=registry)
     async def startup(settings: kopf.OperatorSettings, **_: object) -> None:
