@@ -66,10 +66,8 @@ class StatusWriter:
         wire = status.merge_patch(previous.wire)  # what no longer holds (a fixed lastError) goes
         if progress.iteration is not None:
             wire["iteration"] = progress.iteration
-        observed = previous.observed_generation
-        wire["observedGeneration"] = (
-            observed if "observedGeneration" in previous.wire else (subject.generation)
-        )
+        # the generation the run started with stays the observed one: a later spec is not run
+        wire["observedGeneration"] = previous.wire.get("observedGeneration", subject.generation)
         wire["conditions"] = conditions_for(
             progress.phase,
             status.outcome,
