@@ -24,8 +24,8 @@ from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, FixType, Issue, Outcome
 from nbmodernizer.store import RevisionExistsError
-from nbmodernizer.store.layout import NOTEBOOK
-from nbmodernizer.store.revisions import LocalStore
+from nbmodernizer.store.layout import NOTEBOOK, OVERSIZE_MARKER, Oversized
+from nbmodernizer.store.revisions import LocalStore, read_submission
 from tests.factories import ran
 from tests.notebooks import notebook
 
@@ -171,3 +171,13 @@ def test_advance_stops_where_the_driver_must_wait_and_resumes_from_the_store(
     state, action = advance(store, *replay(store, 4), driver)
     assert isinstance(action, Finish) and action.outcome is Outcome.ERROR_FREE_REPRODUCIBLE
     assert driver.revisions == [0, 1] and replay(store, 4) == (state, action)
+
+
+def test_an_older_runners_oversize_line_is_still_graded_as_oversized(store: LocalStore) -> None:
+    """Stored revisions are write-once: the stand-in line an older runner kept still reads."""
+    store_execution(store, 0, [RunOutput(notebook("x"), ran(), None)])
+    older = b"submission.csv is 3000005 bytes, more than the 1000000 allowed (max submission bytes)"
+    store.put(0, "submission.csv", OVERSIZE_MARKER + older + b"\n")
+    assert read_submission(store, 0, 0, 10**6) == Oversized(3000005)
+    score = grade_revision(store, 0, ANSWERS, SPEC).score
+    assert score.value is None and "submission.csv is 3000005 bytes, more than" in str(score.reason)
