@@ -365,8 +365,8 @@ def _fix_section(fix: FixRecord) -> str:
     changes = ", ".join(f"cell {c.index} {escape(c.kind)}" for c in fix.changes)
     summary = escape(fix.summary) if fix.summary else '<span class="muted">(no summary)</span>'
     cost = (
-        f"{fix.input_tokens} input / {fix.output_tokens} output tokens, "
-        f"{escape(format_usd(fix.cost_usd))}"
+        f"{fix.cost.input_tokens} input / {fix.cost.output_tokens} output tokens, "
+        f"{escape(format_usd(fix.cost.usd))}"
     )
     lines = [f"<h3>{title}</h3>", f'<p class="fix-summary">{summary}</p>']
     if changes:
