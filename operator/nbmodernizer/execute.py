@@ -375,9 +375,13 @@ class _Run:
             return reported_gpus(self.folder.kernels)
         return visible_gpus()
 
-    def result(self) -> ExecutionResult:
+    def _python_version(self) -> str:
+        """The kernel's, as nbclient recorded it in the notebook's language_info; else ours."""
         language = self.notebook.metadata.get("language_info")
         version = language.get("version") if isinstance(language, Mapping) else None
+        return version if isinstance(version, str) and version else sys.version.split()[0]
+
+    def result(self) -> ExecutionResult:
         inputs, inputs_total = input_files(self.folder.input)
         return ExecutionResult(
             status=self.status,
@@ -387,9 +391,7 @@ class _Run:
             cell_errors=cell_errors(self.notebook),
             failure=self.failure,
             timed_out_cell=self.timed_out_cell,
-            python_version=version
-            if isinstance(version, str) and version
-            else sys.version.split()[0],
+            python_version=self._python_version(),
             packages=imported_packages(self.notebook),
             gpus=self._gpus(),
             inputs=inputs,

@@ -1,7 +1,7 @@
 """Notebooks as data: parse, upgrade, validate, serialise, compare cells; the code cells.
 
 A notebook is nbformat's NotebookNode (a dict whose keys are also attributes), kept as nbformat
-reads it so that writing it back gives the same bytes. nbformat ships no types: `Notebook` and
+reads it so that writing it back gives the same bytes. Its fields are untyped: `Notebook` and
 `NotebookCell` say which of its fields this package reads and writes.
 """
 
