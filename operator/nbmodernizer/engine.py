@@ -287,29 +287,19 @@ def fix_step(
         reason = "; ".join(result.notes) or "no fixers configured"
         state, next_action = step(state, NotFixed(reason, result.spent))
         return FixOutcome(state, next_action, None, result.notes)
-    spent = result.spent
-    record = FixRecord(
+    record = FixRecord.of(
+        result.proposal,
         iteration=action.next_revision,
         issue=action.issue,
         type=action.fix_type,
         fixer=result.fixer,
-        summary=result.proposal.summary,
         changes=cell_changes(source, result.proposal.notebook),
-        input_tokens=spent.input_tokens,
-        output_tokens=spent.output_tokens,
-        cost_usd=spent.usd,
-        requests=spent.requests,
-        rejected_replies=spent.rejected_replies,
-        estimated_replies=spent.estimated_replies,
-        mode=result.proposal.mode,
+        spent=result.spent,
         fidelity=assess(
             load_notebook(store, 0),
             result.proposal.notebook,
             PurePosixPath(spec.score.answers).name or None,
         ),
-        memory_entries=list(result.proposal.memory) or None,
-        saved_usd=result.proposal.saved_usd or None,
-        rules=list(result.proposal.rules) or None,
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     write_fix(store, record)
