@@ -90,7 +90,7 @@ class Run:
         revision = len(self.state.attempts)
         self.store.put(revision, EXECUTED, self.store.get(revision, NOTEBOOK))
         self.state, self.action = record_result(
-            self.store, self.state, revision, execution, score(value), self.learner
+            self.store, self.state, revision, execution, score(value), learner=self.learner
         )
 
     def fix(self, chain: FixerChain) -> FixRecord | None:
