@@ -186,6 +186,15 @@ class MemoryUse(CamelModel):
     lines_after: list[int] = Field(description="The same lines in the cell it made.")
 
 
+class RuleOccurrence(CamelModel):
+    """A place one rule's rewrite wrote: a stretch of one line of a cell, as the fix left it."""
+
+    cell: int = Field(description="Position in the notebook's `cells` array.")
+    line: int = Field(description="1-based line of the cell's source.")
+    start: int = Field(description="0-based column of the first character the rule wrote.")
+    end: int = Field(description="0-based column one past the last character the rule wrote.")
+
+
 class RuleUse(CamelModel):
     """rules: a rule and the cells it changed, or what was done when its rewrite raised."""
 
@@ -197,6 +206,12 @@ class RuleUse(CamelModel):
         "reading of the legacy code was used instead); or reverted (the line it wrote raised "
         "and it has no other reading: the cell is as it was, and the rule is not applied "
         "there again).",
+    )
+    occurrences: list[RuleOccurrence] = Field(
+        default_factory=list,
+        description="Where the rule wrote, read as `action` says (a cell's lines another use "
+        "of the same rule lists were rewritten the other way); empty in records made before "
+        "occurrences were kept: the action then holds for the whole of each cell.",
     )
 
 

@@ -11,9 +11,10 @@ from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
+from nbmodernizer.fixers.rules.occurrences import Recorder, records
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
 from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
-from nbmodernizer.status import FixType, RuleUse
+from nbmodernizer.status import FixType, RuleOccurrence, RuleUse
 
 # Python 2 rules first: they make cells parseable for the LibCST rules after them.
 KIND_ORDER = (Kind.PYTHON2, Kind.ENVIRONMENT, Kind.API, Kind.SILENT)
@@ -174,20 +175,27 @@ class RulesFixer:
         activation = activate(self.rules, request, imported, self.modules)
         banned = amend.reverted(request.fixes)
         applied: dict[str, list[int]] = {}
+        occurrences: dict[str, list[RuleOccurrence]] = {}
         for code_cell in code:
             index = code_cell.index
             rules = activation.everywhere + activation.in_cells.get(index, ())
             rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
-            source, used = rewrite_cell(code_cell.source, rules, context)
+            recorder = Recorder()
+            source, used = rewrite_cell(code_cell.source, rules, context, recorder)
             if not used:
                 continue
             cell = notebook.cells[index]
             cell.source, cell.outputs, cell.execution_count = source, [], None
             for rule_id in used:
                 applied.setdefault(rule_id, []).append(index)
+            for rule_id, spans in recorder.spans().items():
+                occurrences.setdefault(rule_id, []).extend(records(index, spans))
         if not applied:
             return FixAttempt(None, note="no rule applies")
-        uses = tuple(RuleUse(rule=rule, cells=cells) for rule, cells in applied.items())
+        uses = tuple(
+            RuleUse(rule=rule, cells=cells, occurrences=occurrences.get(rule, []))
+            for rule, cells in applied.items()
+        )
         summary = _summary(applied, context.notes)
         return FixAttempt(FixProposal(notebook=notebook, summary=summary, rules=uses))
 
@@ -199,7 +207,7 @@ class RulesFixer:
         no such errors."""
         found = amend.suspects(
             request.execution.cell_errors,
-            request.fixes[-1] if request.fixes else None,
+            request.fixes,
             {index: cell.source for index, cell in enumerate(notebook.cells)},
             self.by_id,
             context,
