@@ -108,11 +108,11 @@ class _Walk(cst.CSTTransformer):
 def would_change(source: str, rewrites: Sequence[CstRewrite], context: RuleContext) -> set[int]:
     """The positions in `rewrites` of those that would change this cell (a superset: a
     replacement that prints the same code is named too)."""
+    chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source, context)]
+    if not chosen:
+        return set()  # the cell is not parsed
     _, module = read_cell(source)
     if module is None:
-        return set()
-    chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source)]
-    if not chosen:
         return set()
     transformers = [rewrites[n].factory(context) for n in chosen]
     walk = _Walk(transformers)

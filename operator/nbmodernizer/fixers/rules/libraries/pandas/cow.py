@@ -404,7 +404,7 @@ RULES = (
             "`df['a'].loc[k] = v` -> `df.loc[k, 'a'] = v` (also `.iat` / `.at`)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedIndexer),
+        rewrite=cst_rewrite(ChainedIndexer, ("loc", "iloc", "at", "iat")),
         gone=_copy_on_write,
         examples=(
             Example(
@@ -433,7 +433,7 @@ RULES = (
             "`interpolate`, `ffill`, `bfill`, `where`, `mask`) -> `df['a'] = df['a'].fillna(v)`"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedInplace),
+        rewrite=cst_rewrite(ChainedInplace, ("inplace",)),
         gone=_copy_on_write,
         examples=(
             Example(
