@@ -199,4 +199,4 @@ def needles(rewrite: Rewrite) -> tuple[str, ...] | None:
 
 def parses(source: str) -> bool:
     """Whether the cell is Python that Python 3 accepts (IPython lines masked)."""
-    return cells.parse(source).tree is not None
+    return read_text(source).tree is not None
