@@ -1,20 +1,34 @@
-"""`nbmod scan` on a thousand notebooks, against `ruff check --select NPY201` on the same code.
+"""`nbmod scan` on a thousand real-size notebooks, against `ruff check --select NPY201` on the
+same code, in the same run.
 
     python benchmarks/scan.py [--notebooks 1000] [--jobs 2] [--keep DIR]
 
-The notebooks are the repository's examples (examples/*/notebook.ipynb and references, 8-12
-cells each), each given three cells drawn from the legacy examples of the tabular libraries'
-rules (TABULAR), and varied (every
-cell gets a comment naming its copy, names get a suffix), so no two notebooks are alike. The
-same code cells, IPython lines commented out, make one `.py` file per notebook for ruff.
-Both run as fresh processes, wall time measured; ruff checks one rule (NPY201, numpy 2's
-removals), nbmod every proactive rule the notebook's imports make relevant. Not a test.
+Real-size: the sizes of 585 public Kaggle kernels (GitHub simisimon/kaggle-notebooks, read
+here, not kept): code cells per notebook quartiles 13 / 21 / 34, bytes per code cell deciles
+19 … 725, median 179, mean 324 (5.6 kB of code per notebook at the median, 8.5 kB on
+average; 25 kernels of mateuszk098/kaggle-notebooks: 21 cells, 14.7 kB at the median). The
+generator draws each notebook's cell count and each cell's size from lognormals fitted to
+those (`CELLS`, `CELL_BYTES`), and gives a tenth of the cells an image output (the outputs
+make a real notebook's file several times its code: 77 MB for the issue's 1,000).
+
+Code: top-level statements of the repository's own notebooks (examples/ and corpus/cases/:
+modern pandas, scikit-learn, matplotlib code written here), joined up to each cell's drawn
+size, and three
+legacy snippets per notebook drawn from the tabular libraries' rule examples (TABULAR): mostly
+modern code with a few legacy lines, like the real ones. Every cell gets a comment naming its
+copy and names get a suffix, so no two notebooks are alike. The same code cells, IPython
+lines commented out, make one `.py` file per notebook for ruff. Both run as fresh processes,
+wall time measured; ruff checks one rule (NPY201, numpy 2's removals), nbmod every proactive
+rule the notebook's imports make relevant. Not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import base64
 import json
+import math
 import random
 import re
 import shutil
@@ -26,7 +40,7 @@ from pathlib import Path
 
 import nbformat
 
-from nbmodernizer.fixers.rules import all_rules
+from nbmodernizer.fixers.rules import all_libraries, all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 # the libraries of the examples' kind of notebook (tabular Kaggle kernels); deep learning
@@ -43,13 +57,63 @@ TABULAR = {
     "xgboost",
     "lightgbm",
 }
+LEGACY_PER_NOTEBOOK = 3
+# lognormals (median, sigma) fitted to the Kaggle kernels' quartiles / deciles above
+CELLS = (21.0, 0.71)  # code cells per notebook: quartiles 13 / 21 / 34
+CELL_BYTES = (180.0, 1.09)  # bytes per code cell: deciles 19 … 725, mean 324
+IMAGE_SHARE, IMAGE_BYTES = 0.1, 20_000  # a plot's PNG, base64 in the file
 _NAME = re.compile(r"\b(train|test|frame|model|clf|values|names|result)\b")
 
 
-def corpus(folder: Path, count: int, seed: int = 0) -> tuple[Path, Path]:
+def _draw(rng: random.Random, median: float, sigma: float, low: int, high: int) -> int:
+    return max(low, min(high, round(median * math.exp(rng.gauss(0.0, sigma)))))
+
+
+def _modern_statements() -> list[str]:
+    """The top-level statements of the code cells of the repository's own notebooks (cells
+    with IPython lines left out), to be joined into cells of a drawn size; those that name a
+    module of a library outside TABULAR are left out (TensorFlow's probes alone take seconds)."""
+    modules = {m for lib in all_libraries() if lib.name not in TABULAR for m in lib.modules}
+    other = re.compile(rf"\b({'|'.join(sorted(modules))})\b")
+    paths = sorted(ROOT.glob("examples/*/notebook.ipynb"))
+    paths += sorted(ROOT.glob("examples/*/reference/*.ipynb"))
+    paths += sorted(ROOT.glob("corpus/cases/*/notebook.ipynb"))
+    found: list[str] = []
+    for path in paths:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            try:
+                tree = ast.parse(cell.source)
+            except SyntaxError:
+                continue
+            lines = cell.source.split("\n")
+            for node in tree.body:
+                first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+                statement = "\n".join(lines[first - 1 : node.end_lineno])
+                if not other.search(statement):
+                    found.append(statement)
+    return found
+
+
+def _cell(rng: random.Random, pool: list[str], size: int) -> str:
+    parts = [rng.choice(pool)]
+    while sum(map(len, parts)) < size:
+        parts.append(rng.choice(pool))
+    return "\n".join(parts)
+
+
+def _outputs(rng: random.Random) -> list[nbformat.NotebookNode]:
+    if rng.random() >= IMAGE_SHARE:
+        return []
+    image = base64.b64encode(rng.randbytes(IMAGE_BYTES * 3 // 4)).decode()
+    return [nbformat.v4.new_output("display_data", data={"image/png": image})]
+
+
+def corpus(folder: Path, count: int, seed: int = 0) -> tuple[Path, Path, dict[str, float]]:
+    """The notebooks and their scripts, and their sizes (means per notebook)."""
     rng = random.Random(seed)
-    bases = [nbformat.read(p, as_version=4) for p in sorted(ROOT.glob("examples/*/notebook.ipynb"))]
-    bases += [nbformat.read(p, as_version=4) for p in sorted(ROOT.glob("examples/*/reference/*"))]
+    pool = _modern_statements()
     snippets = [
         example.before
         for rule in all_rules()
@@ -59,25 +123,31 @@ def corpus(folder: Path, count: int, seed: int = 0) -> tuple[Path, Path]:
     notebooks, scripts = folder / "notebooks", folder / "scripts"
     notebooks.mkdir(parents=True)
     scripts.mkdir()
+    cells = code_bytes = file_bytes = 0
     for n in range(count):
-        notebook = nbformat.from_dict(rng.choice(bases))
-        for snippet in rng.sample(snippets, 3):
-            notebook.cells.insert(
-                rng.randrange(1, len(notebook.cells)), nbformat.v4.new_code_cell(snippet)
-            )
+        sources = [
+            _cell(rng, pool, _draw(rng, *CELL_BYTES, 10, 20_000))
+            for _ in range(_draw(rng, *CELLS, 3, 200))
+        ]
+        for snippet in rng.sample(snippets, LEGACY_PER_NOTEBOOK):
+            sources.insert(rng.randrange(1, len(sources)), snippet)
         suffix = f"_{n % 7}" if n % 3 else ""
-        code = []
-        for cell in notebook.cells:
-            if cell.cell_type == "code":
-                renamed = _NAME.sub(r"\g<1>" + suffix, cell.source)
-                cell.source = f"# copy {n}\n" + renamed
-                cell.outputs, cell.execution_count = [], None
-                code.append(cell.source)
-        (notebooks / f"kernel-{n:05}.ipynb").write_text(nbformat.writes(notebook) + "\n")
-        script = "\n\n".join(code)
-        script = re.sub(r"^([ \t]*)([%!])", r"\1# \2", script, flags=re.M)
+        code = [f"# copy {n}\n" + _NAME.sub(r"\g<1>" + suffix, source) for source in sources]
+        notebook = nbformat.v4.new_notebook()
+        for source in code:
+            cell = nbformat.v4.new_code_cell(source)
+            cell.outputs = _outputs(rng)
+            notebook.cells.append(cell)
+        text = nbformat.writes(notebook) + "\n"
+        (notebooks / f"kernel-{n:05}.ipynb").write_text(text)
+        script = re.sub(r"^([ \t]*)([%!])", r"\1# \2", "\n\n".join(code), flags=re.M)
         (scripts / f"kernel-{n:05}.py").write_text(script + "\n")
-    return notebooks, scripts
+        cells += len(code)
+        code_bytes += sum(map(len, code))
+        file_bytes += len(text)
+    sizes = {"cells": cells / count, "code_kb": code_bytes / count / 1e3}
+    sizes["file_kb"] = file_bytes / count / 1e3
+    return notebooks, scripts, sizes
 
 
 def timed(command: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
@@ -94,8 +164,8 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="nbmod-scan-"))
     try:
-        notebooks, scripts = corpus(folder, args.notebooks)
-        ruff = shutil.which("ruff") or "ruff"
+        notebooks, scripts, sizes = corpus(folder, args.notebooks)
+        ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
         ruff_s, ruffed = timed(
             [ruff, "check", "--select", "NPY201", "--no-cache", "-q", str(scripts)]
         )
@@ -117,7 +187,11 @@ def main() -> None:
             raise SystemExit(scanned.stderr)
         summary = json.loads(scanned.stdout)
         ruff_findings = sum(1 for line in ruffed.stdout.splitlines() if "NPY201" in line)
-        print(f"{args.notebooks} notebooks, {args.jobs} processes")
+        print(
+            f"{args.notebooks} notebooks ({sizes['cells']:.0f} code cells, "
+            f"{sizes['code_kb']:.1f} kB of code, {sizes['file_kb']:.0f} kB a file on average), "
+            f"{args.jobs} processes"
+        )
         print(
             f"nbmod scan: {nbmod_s:.1f} s, {args.notebooks / nbmod_s:.1f} notebooks/s, "
             f"{summary['findings']} findings, "

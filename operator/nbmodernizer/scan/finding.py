@@ -206,8 +206,10 @@ class Scanner:
         self.gpu_available = gpu_available
 
     def warm(self, imported: set[str]) -> None:
-        """Evaluate the probes these imports make relevant (before worker processes fork)."""
+        """Evaluate the probes these imports make relevant, and read the installed
+        distributions (seconds), before worker processes fork."""
         proactive(self.rules, imported, self.modules, gone=probed)
+        _distributions()
 
     def scan(self, source: SourceFile) -> FileReport:
         path = str(source.path)

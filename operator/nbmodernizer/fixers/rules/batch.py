@@ -47,6 +47,7 @@ class _Walk(cst.CSTTransformer):
         self.skipping: dict[int, cst.CSTNode] = {}  # position -> node whose children it skips
 
         self._by_name: dict[str, list[int]] = {}
+        self._by_kind: dict[type, tuple[list[int], list[int]]] = {}  # node type -> visit, leave
         # LibCST calls the attribute hooks for every field of every node: skip them unless
         # a transformer here has one (`visit_Call_func`; node class names have no `_`)
         self.attributes = any(
@@ -62,11 +63,28 @@ class _Walk(cst.CSTTransformer):
             ]
         return found
 
+    def _kind(self, kind: type) -> tuple[list[int], list[int]]:
+        """The positions of the transformers with a `visit_` / `leave_` method for a node type
+        (cached for the walk: most node types have none, and every node asks)."""
+        found = self._by_kind.get(kind)
+        if found is None:
+            name = kind.__name__
+            found = self._by_kind[kind] = (
+                self._handling(f"visit_{name}"),
+                self._handling(f"leave_{name}"),
+            )
+        return found
+
     def _active(self, name: str) -> list[int]:
-        return [n for n in self._handling(name) if n not in self.changes and n not in self.skipping]
+        return self._still(self._handling(name))
+
+    def _still(self, handling: list[int]) -> list[int]:
+        if not handling or (not self.changes and not self.skipping):
+            return handling
+        return [n for n in handling if n not in self.changes and n not in self.skipping]
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        for n in self._active(f"visit_{type(node).__name__}"):
+        for n in self._still(self._kind(type(node))[0]):
             try:
                 if not self.transformers[n].on_visit(node):
                     self.skipping[n] = node
@@ -78,7 +96,7 @@ class _Walk(cst.CSTTransformer):
         if self.skipping:
             for n in [n for n, node in self.skipping.items() if node is original_node]:
                 del self.skipping[n]
-        for n in self._active(f"leave_{type(original_node).__name__}"):
+        for n in self._still(self._kind(type(original_node))[1]):
             try:
                 if self.transformers[n].on_leave(original_node, updated_node) is not updated_node:
                     self.changes.add(n)
@@ -108,11 +126,11 @@ class _Walk(cst.CSTTransformer):
 def would_change(source: str, rewrites: Sequence[CstRewrite], context: RuleContext) -> set[int]:
     """The positions in `rewrites` of those that would change this cell (a superset: a
     replacement that prints the same code is named too)."""
+    chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source, context)]
+    if not chosen:
+        return set()  # the cell is not parsed
     _, module = read_cell(source)
     if module is None:
-        return set()
-    chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source)]
-    if not chosen:
         return set()
     transformers = [rewrites[n].factory(context) for n in chosen]
     walk = _Walk(transformers)

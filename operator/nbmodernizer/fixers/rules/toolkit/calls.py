@@ -11,6 +11,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
     expression,
@@ -293,7 +294,7 @@ class _KeywordEditor(cst.CSTTransformer):
 
 def edit_keywords(applies: CallTest, edits: Mapping[str, KeywordEdit]) -> Rewrite:
     """Edit (rename, revalue, drop) the keyword arguments of matching calls."""
-    return cst_rewrite(lambda context: _KeywordEditor(context, applies, edits))
+    return cst_rewrite(lambda context: _KeywordEditor(context, applies, edits), tuple(edits))
 
 
 def rename_to(new: str) -> KeywordEdit:
@@ -381,4 +382,4 @@ class CallRewriter(ImportingTransformer):
 
 
 def rewrite_calls(targets: Mapping[str, CallBuilder]) -> Rewrite:
-    return cst_rewrite(lambda context: CallRewriter(context, targets))
+    return cst_rewrite(lambda context: CallRewriter(context, targets), parts(*targets))

@@ -14,6 +14,7 @@ from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, add_imports
+from nbmodernizer.fixers.rules.toolkit.needles import mentions
 from nbmodernizer.fixers.rules.toolkit.text import code_mask
 
 TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
@@ -23,11 +24,18 @@ TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
 
 
 @functools.lru_cache(maxsize=64)
+def read_text(source: str) -> cells.Parsed:
+    """A cell read (IPython lines masked, Python's `ast`) once for all the rules that see it
+    unchanged: text rules need no LibCST tree."""
+    return cells.parse(source)
+
+
+@functools.lru_cache(maxsize=64)
 def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
     """A cell read once for all the rules that see it unchanged (LibCST trees are immutable;
     the rules after one that changed the cell read the new source). The tree is None for a
     cell that is not Python or does not parse."""
-    parsed = cells.parse(source)
+    parsed = read_text(source)
     if not parsed.is_python:
         return parsed, None
     try:
@@ -68,16 +76,17 @@ def _watch(transformer: cst.CSTTransformer) -> list[bool]:
 class CstRewrite:
     """A Rewrite from a LibCST transformer built for the notebook's context; the imports the
     transformer asked for are added to the cell afterwards (`toolkit.imports`). `needles`:
-    skip cells in which none occurs (`only_if`). `rules.batch` walks many of these at once."""
+    skip cells that mention none (`toolkit.needles`; empty: never skip). `rules.batch` walks
+    many of these at once."""
 
     factory: TransformerFactory
     needles: tuple[str, ...] = ()
 
-    def may_apply(self, source: str) -> bool:
-        return not self.needles or any(needle in source for needle in self.needles)
+    def may_apply(self, source: str, context: RuleContext) -> bool:
+        return mentions(source, self.needles, context.aliases)
 
     def __call__(self, source: str, context: RuleContext) -> str:
-        if not self.may_apply(source):
+        if not self.may_apply(source, context):
             return source
 
         def transform(module: cst.Module) -> cst.Module:
@@ -93,9 +102,10 @@ class CstRewrite:
         return transform_python(source, transform)
 
 
-def cst_rewrite(factory: TransformerFactory) -> Rewrite:
-    """A Rewrite from a LibCST transformer built for the notebook's context (`CstRewrite`)."""
-    return CstRewrite(factory)
+def cst_rewrite(factory: TransformerFactory, needles: tuple[str, ...] = ()) -> Rewrite:
+    """A Rewrite from a LibCST transformer built for the notebook's context (`CstRewrite`),
+    for cells that mention one of `needles` (every cell when there are none)."""
+    return CstRewrite(factory, needles)
 
 
 def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
@@ -103,7 +113,7 @@ def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
     in `mask`, string literals and comments blanked (`toolkit.text.code_mask`)."""
 
     def rewrite(source: str, context: RuleContext) -> str:
-        parsed, _ = read_cell(source)
+        parsed = read_text(source)
         if not parsed.is_python:
             return source
         changed = edit(parsed.masked, code_mask(parsed.masked), context)
@@ -155,17 +165,38 @@ def walkable(rewrite: Rewrite) -> tuple[CstRewrite, ...] | None:
     return None
 
 
+@dataclass(frozen=True)
+class Guarded:
+    """A rewrite run only on cells that mention one of `needles` (`toolkit.needles`)."""
+
+    needles: tuple[str, ...]
+    rewrite: Rewrite
+
+    def __call__(self, source: str, context: RuleContext) -> str:
+        if not mentions(source, self.needles, context.aliases):
+            return source
+        return self.rewrite(source, context)
+
+
 def only_if(*needles: str, rewrite: Rewrite) -> Rewrite:
-    """Skip parsing cells that cannot match: none of `needles` occurs in the source."""
-    if isinstance(rewrite, CstRewrite) and not rewrite.needles:
+    """Skip parsing cells that cannot match: they mention none of `needles`
+    (`toolkit.needles`: names as whole words, other needles as text)."""
+    if isinstance(rewrite, CstRewrite):
         return CstRewrite(rewrite.factory, needles)
+    return Guarded(needles, rewrite)
 
-    def guarded(source: str, context: RuleContext) -> str:
-        return rewrite(source, context) if any(n in source for n in needles) else source
 
-    return guarded
+def needles(rewrite: Rewrite) -> tuple[str, ...] | None:
+    """The names one of which a cell must mention for `rewrite` to change it; None when any
+    cell may change (a rewrite without needles, or a chain with a step without)."""
+    if isinstance(rewrite, Guarded):
+        return rewrite.needles
+    steps = walkable(rewrite)
+    if steps is None or any(not step.needles for step in steps):
+        return None
+    return tuple(dict.fromkeys(needle for step in steps for needle in step.needles))
 
 
 def parses(source: str) -> bool:
     """Whether the cell is Python that Python 3 accepts (IPython lines masked)."""
-    return cells.parse(source).tree is not None
+    return read_text(source).tree is not None

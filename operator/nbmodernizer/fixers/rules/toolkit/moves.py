@@ -13,6 +13,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
     dotted_expression,
@@ -286,7 +287,9 @@ def move_names(
     moves: Mapping[str, Move], *, keep_local: bool = False, reference: Reference = "name"
 ) -> Rewrite:
     """Old qualified names (modules or objects) -> where they live now, in one pass."""
-    return cst_rewrite(lambda context: NameMover(context, moves, keep_local, reference))
+    return cst_rewrite(
+        lambda context: NameMover(context, moves, keep_local, reference), parts(*moves)
+    )
 
 
 def move_modules(moves: Mapping[str, str]) -> Rewrite:
@@ -349,7 +352,7 @@ class _ModuleMover(cst.CSTTransformer):
 def move_module(old: str, new: str, names: Mapping[str, str] | None = None) -> Rewrite:
     """`old` (and its submodules) is now `new`, as spelled in the cell (`import old.sub`,
     `from old import x`, `old.sub.f()`); optionally some names changed too."""
-    return cst_rewrite(lambda _context: _ModuleMover(old, new, names or {}))
+    return cst_rewrite(lambda _context: _ModuleMover(old, new, names or {}), parts(old))
 
 
 # --- attributes and methods ------------------------------------------------------------------
@@ -376,7 +379,7 @@ class _AttributeReplacer(cst.CSTTransformer):
 
 def replace_attributes(targets: Mapping[str, str]) -> Rewrite:
     """`numpy.float` -> `float`, resolving aliases (`np.float` too)."""
-    return cst_rewrite(lambda context: _AttributeReplacer(context, targets))
+    return cst_rewrite(lambda context: _AttributeReplacer(context, targets), parts(*targets))
 
 
 class _MethodRenamer(cst.CSTTransformer):
@@ -394,4 +397,4 @@ class _MethodRenamer(cst.CSTTransformer):
 
 def rename_methods(renames: Mapping[str, str]) -> Rewrite:
     """`x.iteritems()` -> `x.items()`: by method name, whatever the receiver."""
-    return cst_rewrite(lambda _context: _MethodRenamer(renames))
+    return cst_rewrite(lambda _context: _MethodRenamer(renames), tuple(renames))

@@ -97,7 +97,9 @@ class _ImportedNameDropper(StatementEditor):
 
 def drop_imported_names(module: str, names: Sequence[str]) -> Rewrite:
     """`from module import gone, kept` -> `from module import kept` (for names now inlined)."""
-    return cst_rewrite(lambda _context: _ImportedNameDropper(module, frozenset(names)))
+    return cst_rewrite(
+        lambda _context: _ImportedNameDropper(module, frozenset(names)), tuple(names)
+    )
 
 
 class _StatementRemover(StatementEditor):

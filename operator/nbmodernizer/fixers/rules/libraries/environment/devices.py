@@ -146,7 +146,7 @@ def gpu_to_cpu(
 ) -> Rewrite:
     """No GPU: a library's device parameter `keys` (keyword of `classes`, or dict entry) from
     a GPU value to its CPU value; only in notebooks that import the library."""
-    transform = cst_rewrite(lambda context: _ParamValues(context, classes, keys, values))
+    transform = cst_rewrite(lambda context: _ParamValues(context, classes, keys, values), keys)
 
     def rewrite(source: str, context: RuleContext) -> str:
         if context.gpu_available or not imports_module(context, library):

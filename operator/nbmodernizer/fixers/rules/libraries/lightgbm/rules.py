@@ -266,7 +266,7 @@ class _FitCallbacks(_CallbackNaming):
 
 
 def _fit_callbacks(any_receiver: bool) -> Rewrite:
-    return cst_rewrite(lambda context: _FitCallbacks(context, any_receiver))
+    return cst_rewrite(lambda context: _FitCallbacks(context, any_receiver), _FIT_KEYWORDS)
 
 
 class _DatasetSilent(cst.CSTTransformer):
@@ -344,7 +344,9 @@ RULES = (
         summary="`lgb.train/cv(..., early_stopping_rounds=, verbose_eval=, evals_result=)` -> "
         "`callbacks=[lgb.early_stopping(n), lgb.log_evaluation(m), lgb.record_evaluation(d)]`",
         kind=Kind.API,
-        rewrite=cst_rewrite(_TrainCallbacks),
+        rewrite=cst_rewrite(
+            _TrainCallbacks, ("early_stopping_rounds", "verbose_eval", "evals_result")
+        ),
         symptoms=(
             Symptom(
                 "TypeError",
@@ -388,7 +390,7 @@ RULES = (
         "`lgb.train/cv(params, dtrain.set_feature_name(f).set_categorical_feature(c))` "
         "(what lightgbm 3.x did with them)",
         kind=Kind.API,
-        rewrite=cst_rewrite(_TrainDatasetArguments),
+        rewrite=cst_rewrite(_TrainDatasetArguments, tuple(k for k, _ in _DATASET_KEYWORDS)),
         symptoms=(
             Symptom(
                 "TypeError",
@@ -530,7 +532,7 @@ RULES = (
         changed_in="4.0",
         summary="`lgb.Dataset(..., silent=True)` -> `lgb.Dataset(...)`",
         kind=Kind.API,
-        rewrite=cst_rewrite(_DatasetSilent),
+        rewrite=cst_rewrite(_DatasetSilent, ("silent",)),
         symptoms=(
             Symptom(
                 "TypeError", r"Dataset\.__init__\(\) got an unexpected keyword argument 'silent'"
@@ -565,7 +567,7 @@ RULES = (
         summary="`LGBMClassifier(silent=True)` -> `verbose=-1` (`silent` is an unknown "
         "parameter now: the model logs)",
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(_SilentToVerbose),
+        rewrite=cst_rewrite(_SilentToVerbose, ("silent",)),
         gone=_silent_unknown,
         examples=(
             Example(

@@ -18,7 +18,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     rename_to,
     rewrite_calls,
 )
-from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
@@ -294,7 +294,7 @@ RULES = (
         summary="`plt.style.use('seaborn-whitegrid')` -> `'seaborn-v0_8-whitegrid'` "
         "(the seaborn styles shipped with matplotlib were renamed)",
         kind=Kind.API,
-        rewrite=cst_rewrite(StyleRenamer),
+        rewrite=cst_rewrite(StyleRenamer, ("style",)),
         symptoms=(Symptom("OSError", r"'seaborn[\w-]*' is not a valid package style"),),
         gone=seaborn_styles_gone,
         examples=(
@@ -419,7 +419,7 @@ RULES = (
         changed_in="3.6",
         summary="`fig.canvas.set_window_title(t)` -> `fig.canvas.manager.set_window_title(t)`",
         kind=Kind.API,
-        rewrite=cst_rewrite(WindowTitle),
+        rewrite=cst_rewrite(WindowTitle, ("set_window_title",)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'set_window_title'"),),
         gone=window_title_gone,
         examples=(
@@ -442,7 +442,7 @@ RULES = (
         summary="`plt.hold(True)` / `ax.hold(True)` -> removed (holding is always on now); "
         "`hold(False)` is left alone: it needs an explicit `cla()`",
         kind=Kind.API,
-        rewrite=remove_statements(is_hold_true),
+        rewrite=only_if("hold", rewrite=remove_statements(is_hold_true)),
         symptoms=(
             Symptom("AttributeError", r"module 'matplotlib\.pyplot' has no attribute 'hold'"),
             Symptom("AttributeError", r"'Axes' object has no attribute 'hold'"),
@@ -475,7 +475,7 @@ RULES = (
         "`rcParams['axes.prop_cycle'] = matplotlib.cycler(color=colors)` (reads: "
         "`rcParams['axes.prop_cycle'].by_key()['color']`)",
         kind=Kind.API,
-        rewrite=cst_rewrite(ColorCycle),
+        rewrite=cst_rewrite(ColorCycle, ("color_cycle",)),
         symptoms=(Symptom("KeyError", r"axes\.color_cycle"),),
         gone=color_cycle_gone,
         examples=(

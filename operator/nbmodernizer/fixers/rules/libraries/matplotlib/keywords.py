@@ -161,7 +161,7 @@ RULES = (
         "(`plt.gca(...)` -> `plt.gcf().add_subplot(...)`); same result on a figure "
         "without that axes yet",
         kind=Kind.API,
-        rewrite=cst_rewrite(GcaProjection),
+        rewrite=cst_rewrite(GcaProjection, ("projection",)),
         symptoms=(Symptom("TypeError", r"gca\(\) got an unexpected keyword argument"),),
         gone=gca_kwargs_gone,
         examples=(

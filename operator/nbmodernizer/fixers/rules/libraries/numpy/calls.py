@@ -191,7 +191,7 @@ RULES = (
         summary="`a.tostring()` -> `a.tobytes()`, `a.ptp()` -> `np.ptp(a)`, `a.itemset(i, v)` "
         "-> `a.flat[i] = v` (`a[i, j] = v` for several indices)",
         kind=Kind.API,
-        rewrite=cst_rewrite(_methods),
+        rewrite=cst_rewrite(_methods, ("tostring", "ptp", "itemset")),
         symptoms=(
             Symptom(
                 "AttributeError",
@@ -227,7 +227,7 @@ RULES = (
         summary="`a.newbyteorder(o)` -> `a.view(a.dtype.newbyteorder(o))` (not on a dtype, which "
         "keeps the method); only in a cell that failed on it",
         kind=Kind.API,
-        rewrite=cst_rewrite(_newbyteorder),
+        rewrite=cst_rewrite(_newbyteorder, ("newbyteorder",)),
         symptoms=(
             Symptom("AttributeError", r"'numpy\.ndarray' object has no attribute 'newbyteorder'"),
         ),

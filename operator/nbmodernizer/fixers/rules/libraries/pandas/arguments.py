@@ -192,7 +192,7 @@ RULES = (
             "`interpolate`, `set_index`, `pivot`, `drop_duplicates`, `where`/`mask`, `pd.concat`"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(KeywordOnly),
+        rewrite=cst_rewrite(KeywordOnly, (*KEYWORD_ONLY, "concat")),
         symptoms=(
             Symptom(
                 "TypeError",
@@ -287,7 +287,7 @@ RULES = (
             "`regex=True` spelled out (the old default; single characters were always literal)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(StrReplaceRegex),
+        rewrite=cst_rewrite(StrReplaceRegex, ("replace",)),
         symptoms=(
             Symptom(
                 "ValueError", r"Cannot use a compiled regex as replacement pattern with regex=False"

@@ -169,6 +169,20 @@ def _is_mask(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and method_name(node) in _MASK_METHODS
 
 
+# the last cell's evidence: the three rules here read the same tree of a cell in turn (its
+# tree is kept by `toolkit.cells.read_cell`), and the walk that gathers it is their main cost
+_LAST_EVIDENCE: list[tuple[cst.Module, RuleContext, _Evidence]] = []
+
+
+def _evidence(module: cst.Module, context: RuleContext) -> _Evidence:
+    if _LAST_EVIDENCE and _LAST_EVIDENCE[0][0] is module and _LAST_EVIDENCE[0][1] is context:
+        return _LAST_EVIDENCE[0][2]
+    evidence = _Evidence(context)
+    module.visit(evidence)
+    _LAST_EVIDENCE[:] = [(module, context, evidence)]
+    return evidence
+
+
 class CowBase(cst.CSTTransformer):
     """Shared: find `df['col']` / `df.col` column selections that pandas 3 treats as copies."""
 
@@ -178,7 +192,7 @@ class CowBase(cst.CSTTransformer):
         self.evidence = _Evidence(context)
 
     def visit_Module(self, node: cst.Module) -> None:
-        node.visit(self.evidence)
+        self.evidence = _evidence(node, self.context)
 
     def column(
         self, node: cst.BaseExpression
@@ -404,7 +418,7 @@ RULES = (
             "`df['a'].loc[k] = v` -> `df.loc[k, 'a'] = v` (also `.iat` / `.at`)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedIndexer),
+        rewrite=cst_rewrite(ChainedIndexer, ("loc", "iloc", "at", "iat")),
         gone=_copy_on_write,
         examples=(
             Example(
@@ -433,7 +447,7 @@ RULES = (
             "`interpolate`, `ffill`, `bfill`, `where`, `mask`) -> `df['a'] = df['a'].fillna(v)`"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedInplace),
+        rewrite=cst_rewrite(ChainedInplace, ("inplace",)),
         gone=_copy_on_write,
         examples=(
             Example(

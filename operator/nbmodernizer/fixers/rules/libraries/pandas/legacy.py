@@ -354,7 +354,7 @@ RULES = (
         "`dtypes`, `backfill`/`pad` -> `bfill`/`ffill`, `mad()` -> "
         "`(x - x.mean()).abs().mean()`",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda context: _Methods(context, _METHODS)),
+        rewrite=cst_rewrite(lambda context: _Methods(context, _METHODS), tuple(_METHODS)),
         symptoms=(
             missing(FRAME_OR_SERIES, f"({_REMOVED}|ftypes)"),
             Symptom("TypeError", r"sort_index\(\) got an unexpected keyword argument 'by'"),
@@ -424,7 +424,7 @@ RULES = (
         summary="`s.dt.week` / `s.dt.weekofyear` -> `s.dt.isocalendar().week.astype('int64')` "
         "(the same ISO weeks, the same dtype; a NaT now fails at that line)",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: _DtWeek()),
+        rewrite=cst_rewrite(lambda _context: _DtWeek(), ("week", "weekofyear")),
         symptoms=(missing("DatetimeProperties", "(week|weekofyear)"),),
         gone=lambda: pandas_lacks("DatetimeIndex", "week", "weekofyear"),
         examples=(

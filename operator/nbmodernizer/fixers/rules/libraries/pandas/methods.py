@@ -23,6 +23,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     dotted_name,
@@ -238,7 +239,7 @@ RULES = (
         changed_in="3.0",
         summary="`pd.value_counts(values, ...)` -> `pd.Series(values).value_counts(...)`",
         kind=Kind.API,
-        rewrite=cst_rewrite(ValueCounts),
+        rewrite=cst_rewrite(ValueCounts, ("value_counts",)),
         symptoms=(Symptom("AttributeError", r"module 'pandas' has no attribute 'value_counts'"),),
         gone=lambda: pandas_lacks("", "value_counts"),
         examples=(
@@ -297,7 +298,7 @@ RULES = (
             "`'A'`/`'Y'` -> `'YE'` (periods keep `'M'`, `'Q'`; `'A'` -> `'Y'`)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(FreqAliases),
+        rewrite=cst_rewrite(FreqAliases, (*parts(*_FUNCTION_FREQ), *_METHOD_FREQ)),
         symptoms=(
             Symptom("ValueError", r"Invalid frequency: "),
             Symptom("ValueError", r"passed window \S+ is not compatible with a datetimelike index"),
@@ -339,7 +340,7 @@ RULES = (
             "df.columns.get_indexer(cols)]`"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(Lookup),
+        rewrite=cst_rewrite(Lookup, ("lookup",)),
         symptoms=(missing("DataFrame", "lookup"),),
         gone=lambda: pandas_lacks("DataFrame", "lookup"),
         examples=(

@@ -52,7 +52,7 @@ RULES = (
             "top of the cell when the notebook has none)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(ModuleAliases),
+        rewrite=cst_rewrite(ModuleAliases, ("datetime", "np")),
         symptoms=(Symptom("AttributeError", r"module 'pandas' has no attribute '(datetime|np)'"),),
         gone=lambda: pandas_lacks("", "datetime") and pandas_lacks("", "np"),
         examples=(

@@ -94,7 +94,7 @@ RULES = (
             "`warn_bad_lines=False`, the old default warned)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(BadLines),
+        rewrite=cst_rewrite(BadLines, ("error_bad_lines", "warn_bad_lines")),
         symptoms=(
             Symptom("TypeError", r"got an unexpected keyword argument '(error|warn)_bad_lines'"),
         ),
@@ -124,7 +124,7 @@ RULES = (
         changed_in="2.0",
         summary='`read_csv(..., squeeze=True)` -> `read_csv(...).squeeze("columns")`',
         kind=Kind.API,
-        rewrite=cst_rewrite(Squeeze),
+        rewrite=cst_rewrite(Squeeze, ("squeeze",)),
         symptoms=(Symptom("TypeError", r"got an unexpected keyword argument 'squeeze'"),),
         gone=lambda: no_parameter(pandas_module().read_csv, "squeeze"),
         examples=(

@@ -273,8 +273,8 @@ RULES = (
             "`.loc` raises at that line, `.iloc` on that line only"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda context: IxTo(context, LOC)),
-        alternative=cst_rewrite(lambda context: IxTo(context, ILOC)),
+        rewrite=cst_rewrite(lambda context: IxTo(context, LOC), ("ix",)),
+        alternative=cst_rewrite(lambda context: IxTo(context, ILOC), ("ix",)),
         symptoms=(missing(FRAME_OR_SERIES, "ix"),),
         gone=lambda: pandas_lacks("DataFrame", "ix"),
         examples=(
@@ -340,7 +340,7 @@ RULES = (
         changed_in="1.0",
         summary="`df.as_matrix()` -> `df.values`; `df.as_matrix(columns=cols)` -> `df[cols].values`",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: AsMatrix()),
+        rewrite=cst_rewrite(lambda _context: AsMatrix(), ("as_matrix",)),
         symptoms=(missing(FRAME_OR_SERIES, "as_matrix"),),
         gone=lambda: pandas_lacks("DataFrame", "as_matrix"),
         examples=(
@@ -428,7 +428,7 @@ RULES = (
             "-> `.bfill()`, keeping `axis`, `limit`, `inplace`"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: FillnaMethod()),
+        rewrite=cst_rewrite(lambda _context: FillnaMethod(), ("fillna",)),
         symptoms=(Symptom("TypeError", r"fillna\(\) got an unexpected keyword argument 'method'"),),
         gone=lambda: no_parameter(pandas_module().DataFrame.fillna, "method"),
         examples=(

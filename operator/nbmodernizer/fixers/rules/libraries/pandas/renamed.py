@@ -140,7 +140,7 @@ RULES = (
             "names, so `list.sort()` is never touched)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(SortToSortValues),
+        rewrite=cst_rewrite(SortToSortValues, ("sort",)),
         symptoms=(missing("DataFrame", "sort"),),
         gone=lambda: pandas_lacks("DataFrame", "sort"),
         examples=(
@@ -178,7 +178,7 @@ RULES = (
             "`df.at[i, 'c'] = v` (`.iat` with `takeable=True`; Series likewise)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(GetSetValue),
+        rewrite=cst_rewrite(GetSetValue, ("get_value", "set_value")),
         symptoms=(missing(FRAME_OR_SERIES, "(get|set)_value"),),
         gone=lambda: pandas_lacks("DataFrame", "get_value", "set_value"),
         examples=(
@@ -259,7 +259,8 @@ RULES = (
         summary="`.is_monotonic` -> `.is_monotonic_increasing`",
         kind=Kind.API,
         rewrite=cst_rewrite(
-            lambda _context: RenameAttribute({"is_monotonic": "is_monotonic_increasing"})
+            lambda _context: RenameAttribute({"is_monotonic": "is_monotonic_increasing"}),
+            ("is_monotonic",),
         ),
         symptoms=(missing("(Index|Series|RangeIndex|DatetimeIndex)", "is_monotonic"),),
         gone=lambda: (

@@ -303,7 +303,7 @@ RULES = (
             "`(df.dtypes == 'object') | (df.dtypes == 'str')` (`!=` likewise)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ObjectDtypeComparison),
+        rewrite=cst_rewrite(ObjectDtypeComparison, ("dtype", "dtypes")),
         gone=_text_is_not_object,
         examples=(
             Example(

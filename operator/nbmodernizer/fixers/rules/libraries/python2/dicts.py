@@ -135,7 +135,7 @@ RULES = (
         summary="`d.iteritems()` / `itervalues()` / `iterkeys()` / `viewitems()` ... -> "
         "`d.items()` / `values()` / `keys()`",
         kind=Kind.PYTHON2,
-        rewrite=cst_rewrite(IterMethods),
+        rewrite=cst_rewrite(IterMethods, tuple(_ITER_METHODS)),
         symptoms=(
             Symptom("AttributeError", r"object has no attribute '(iter|view)(items|values|keys)'"),
         ),
@@ -165,7 +165,7 @@ RULES = (
         changed_in="3.0",
         summary="`d.has_key(k)` -> `k in d` (`not d.has_key(k)` -> `k not in d`)",
         kind=Kind.PYTHON2,
-        rewrite=cst_rewrite(HasKey),
+        rewrite=cst_rewrite(HasKey, ("has_key",)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'has_key'"),),
         gone=lambda: not hasattr(dict, "has_key"),
         examples=(

@@ -14,6 +14,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import method_name
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import replace_attributes
+from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, dotted_expression, dotted_name
 
 RENAMED_MODULES = {
@@ -202,7 +203,7 @@ RULES = (
         summary="`cPickle`, `cStringIO`/`StringIO`, `urllib2`, `urlparse`, `Queue`, "
         "`ConfigParser`, ... -> `pickle`, `io`, `urllib.request`, ... (local names kept)",
         kind=Kind.PYTHON2,
-        rewrite=cst_rewrite(RenamedModules),
+        rewrite=cst_rewrite(RenamedModules, parts(*RENAMED_MODULES)),
         symptoms=(
             Symptom(
                 "ModuleNotFoundError", r"No module named '(" + "|".join(RENAMED_MODULES) + ")'"
@@ -240,7 +241,7 @@ RULES = (
         "`izip_longest` / `ifilterfalse` -> `zip_longest` / `filterfalse`",
         kind=Kind.PYTHON2,
         rewrite=chain(
-            cst_rewrite(Itertools),
+            cst_rewrite(Itertools, ("itertools",)),
             replace_attributes(
                 {
                     "itertools.izip": "zip",
@@ -342,7 +343,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=chain(
             replace_attributes({"string.maketrans": "str.maketrans"}),
-            cst_rewrite(StringFunctions),
+            cst_rewrite(StringFunctions, ("string", "translate")),
         ),
         symptoms=(
             Symptom("AttributeError", r"module 'string' has no attribute '\w+'"),

@@ -15,7 +15,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     renamed_callee,
     rewrite_calls,
 )
-from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
@@ -243,7 +243,7 @@ RULES = (
         "interp`, `scipy.array`, ...) -> numpy; `scipy.sqrt`/`log`/`power`/... -> "
         "`numpy.emath.*` (complex results for negative input, as scipy gave)",
         kind=Kind.API,
-        rewrite=_scipy_numpy_aliases,
+        rewrite=only_if("scipy", rewrite=_scipy_numpy_aliases),
         symptoms=(
             Symptom("AttributeError", r"[Mm]odule 'scipy' has no attribute"),
             Symptom("ImportError", r"cannot import name '\w+' from 'scipy'"),

@@ -251,7 +251,7 @@ RULES = (
         summary="`scipy.misc.derivative` (no successor in SciPy) -> its own definition, carried "
         "into the cell that imported it (central differences, SciPy's weights)",
         kind=Kind.API,
-        rewrite=cst_rewrite(_vendor("derivative")),
+        rewrite=cst_rewrite(_vendor("derivative"), ("derivative",)),
         symptoms=(
             Symptom("ImportError", r"cannot import name 'derivative' from 'scipy\.misc'"),
             Symptom("AttributeError", r"module 'scipy\.misc' has no attribute 'derivative'"),
@@ -285,7 +285,9 @@ RULES = (
         "into the cell (PIL underneath, as they were; non-uint8 arrays byte-scaled to 0-255 "
         "first, as SciPy did)",
         kind=Kind.API,
-        rewrite=cst_rewrite(_vendor("imresize", "imsave", "toimage")),
+        rewrite=cst_rewrite(
+            _vendor("imresize", "imsave", "toimage"), ("imresize", "imsave", "toimage")
+        ),
         symptoms=(
             Symptom(
                 "ImportError", r"cannot import name '(imresize|imsave|toimage)' from 'scipy\.misc'"

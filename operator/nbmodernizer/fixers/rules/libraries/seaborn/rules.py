@@ -195,7 +195,10 @@ RULES = (
         "`sns.lmplot('a', 'b', df)`, `sns.kdeplot(x, y)`, `sns.pairplot(df, 'species')` -> "
         "keywords `x=`, `y=`, `hue=`, `data=` (by the legacy signature of each function)",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda context: _PositionalData(context, single=False)),
+        rewrite=cst_rewrite(
+            lambda context: _PositionalData(context, single=False),
+            (*_X_FIRST, *_DATA_FIRST, "kdeplot"),
+        ),
         symptoms=(
             Symptom("TypeError", r"\w+\(\) takes (from 0 to 1|\d) positional arguments? but \d+"),
             Symptom("TypeError", r"\w+\(\) got multiple values for argument 'data'"),
@@ -248,7 +251,10 @@ RULES = (
         "`sns.countplot(x=df.col)`: today a lone positional argument is `data`, which "
         "silently turns the plot sideways",
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(lambda context: _PositionalData(context, single=True)),
+        rewrite=cst_rewrite(
+            lambda context: _PositionalData(context, single=True),
+            (*_X_FIRST, *_DATA_FIRST, "kdeplot"),
+        ),
         gone=_keyword_only_data,
         examples=(
             Example(
@@ -311,7 +317,7 @@ RULES = (
         "factorplot's own defaults (`kind='point'`, `size=4`) are spelled out",
         kind=Kind.API,
         rewrite=chain(
-            cst_rewrite(_Factorplot),
+            cst_rewrite(_Factorplot, ("factorplot",)),
             move_names(moved("seaborn", "seaborn", {"factorplot": "catplot"}), reference="module"),
         ),
         symptoms=(

@@ -190,7 +190,7 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=chain(
-            cst_rewrite(OldSplitters),
+            cst_rewrite(OldSplitters, tuple(_OLD_SPLITTERS)),
             move_modules({"sklearn.cross_validation": "sklearn.model_selection"}),
         ),
         symptoms=(

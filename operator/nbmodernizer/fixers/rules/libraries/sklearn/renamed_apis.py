@@ -21,6 +21,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import Move, move_names
+from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression, qualified
 from nbmodernizer.fixers.rules.toolkit.probes import module_gone
 
@@ -122,7 +123,7 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=chain(
-            cst_rewrite(ImputerArguments),
+            cst_rewrite(ImputerArguments, parts(*_IMPUTERS)),
             move_names(
                 {
                     "sklearn.preprocessing.Imputer": Move("sklearn.impute.SimpleImputer"),
@@ -279,7 +280,7 @@ RULES = (
         summary="`calinski_harabaz_score` -> `calinski_harabasz_score` (spelling fixed)",
         kind=Kind.API,
         rewrite=only_if(
-            "calinski_harabaz",
+            "calinski_harabaz_score",
             rewrite=move_names(
                 {
                     "sklearn.metrics.calinski_harabaz_score": Move(
@@ -326,7 +327,10 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=chain(
-            cst_rewrite(lambda context: CurveKeywords(context, "sklearn.metrics.plot_roc_curve")),
+            cst_rewrite(
+                lambda context: CurveKeywords(context, "sklearn.metrics.plot_roc_curve"),
+                ("plot_roc_curve",),
+            ),
             move_names(_PLOTS),
         ),
         symptoms=(

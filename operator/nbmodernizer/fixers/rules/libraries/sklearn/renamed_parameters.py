@@ -529,7 +529,7 @@ RULES = (
             " (today the old flag is passed on to `f`, so every score is NaN)"
         ),
         kind=Kind.API,
-        rewrite=only_if("needs_", rewrite=cst_rewrite(ScorerResponse)),
+        rewrite=only_if("needs_proba", "needs_threshold", rewrite=cst_rewrite(ScorerResponse)),
         symptoms=(
             Symptom("TypeError", r"got an unexpected keyword argument 'needs_(proba|threshold)'"),
         ),

@@ -173,7 +173,10 @@ RULES = (
         summary="`sklearn.metrics.SCORERS.keys()` -> `get_scorer_names()`, `SCORERS[name]` -> "
         "`get_scorer(name)`",
         kind=Kind.API,
-        rewrite=chain(cst_rewrite(_scorers), drop_imported_names("sklearn.metrics", ["SCORERS"])),
+        rewrite=chain(
+            cst_rewrite(_scorers, ("SCORERS",)),
+            drop_imported_names("sklearn.metrics", ["SCORERS"]),
+        ),
         symptoms=(
             Symptom("AttributeError", r"module 'sklearn\.metrics' has no attribute 'SCORERS'"),
             Symptom("ImportError", r"cannot import name 'SCORERS' from 'sklearn\.metrics'"),

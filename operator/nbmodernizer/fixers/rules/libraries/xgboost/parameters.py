@@ -17,7 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     with_keywords,
     without_keywords,
 )
-from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.nodes import code
 
 
@@ -145,7 +145,7 @@ RULES = (
         summary="`tree_method='gpu_hist'` -> `'hist'` (+ `device='cuda'` with a GPU), `gpu_id` -> "
         "`device`, `predictor` dropped",
         kind=Kind.API,
-        rewrite=cst_rewrite(GpuParams),
+        rewrite=cst_rewrite(GpuParams, ("gpu_hist", "gpu_exact", "gpu_id", "predictor")),
         symptoms=(
             Symptom("XGBoostError", r"Invalid Input: 'gpu_(hist|exact)'"),
             Symptom("XGBoostError", r"`gpu_id` has been removed"),
@@ -183,7 +183,7 @@ RULES = (
         changed_in="1.0",
         summary="`XGBClassifier(silent=True)` -> `verbosity=0` (`silent` is ignored now)",
         kind=Kind.SILENT,
-        rewrite=silent_to_verbosity,
+        rewrite=only_if("silent", rewrite=silent_to_verbosity),
         gone=silent_ignored,
         examples=(
             Example(

@@ -138,7 +138,7 @@ class _FitKeywords(cst.CSTTransformer):
 
 
 def fit_keywords(any_receiver: bool) -> Rewrite:
-    return cst_rewrite(lambda context: _FitKeywords(context, any_receiver))
+    return cst_rewrite(lambda context: _FitKeywords(context, any_receiver), MOVED_TO_CONSTRUCTOR)
 
 
 class _NtreeLimit(cst.CSTTransformer):
@@ -196,7 +196,7 @@ class _NtreeLimit(cst.CSTTransformer):
 
 
 def ntree_limit(any_receiver: bool) -> Rewrite:
-    return cst_rewrite(lambda context: _NtreeLimit(context, any_receiver))
+    return cst_rewrite(lambda context: _NtreeLimit(context, any_receiver), ("ntree_limit",))
 
 
 class BestNtreeLimit(cst.CSTTransformer):
@@ -376,7 +376,7 @@ RULES = (
         "tree limit `... if hasattr(model, 'best_iteration') else 0` (every tree when the "
         "model did not stop early, as `best_ntree_limit` was)",
         kind=Kind.API,
-        rewrite=cst_rewrite(BestNtreeLimit),
+        rewrite=cst_rewrite(BestNtreeLimit, ("best_ntree_limit",)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'best_ntree_limit'"),),
         gone=best_ntree_limit_gone,
         examples=(
