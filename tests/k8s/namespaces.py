@@ -54,7 +54,15 @@ shift
 cd "$cwd"
 exec "$@"
 """
-UNSHARE_FLAGS = ["--pid", "--mount-proc", "--mount", "--propagation", "private", "--kill-child"]
+UNSHARE_FLAGS = [
+    "--pid",
+    "--fork",
+    "--mount-proc",
+    "--mount",
+    "--propagation",
+    "private",
+    "--kill-child",
+]
 HINT = (
     "the test kubelet runs each container in its own PID and mount namespace with "
     "util-linux `unshare`, `mount` and `umount`, as root (CI runs as root)"
@@ -85,8 +93,8 @@ class Folders:
     view: Path
 
     @classmethod
-    def create(cls, parent: Path | None = None) -> Folders:
-        top = Path(tempfile.mkdtemp(prefix="kubelet-", dir=parent))
+    def create(cls) -> Folders:
+        top = Path(tempfile.mkdtemp(prefix="kubelet-"))
         folders = cls(top / "pods", top / "view")
         folders.pods.mkdir()
         folders.view.mkdir()

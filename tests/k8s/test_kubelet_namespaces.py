@@ -153,3 +153,16 @@ def test_without_unshare_the_kubelet_says_what_it_needs(
     message = str(error.value)
     assert "own PID and mount namespace" in message and "as root" in message
     assert message.endswith("not found on PATH: unshare, mount, umount, mkdir, sh")
+
+
+def test_a_command_not_found_fails_the_container_to_start(
+    k8s_api: K8sApi, kubelet: Kubelet
+) -> None:
+    k8s_api.create(JOBS, job("typo", ["pyhton", "-c", "pass"]))
+
+    done = k8s_api.wait_for(JOBS, "typo", finished, timeout=30)
+
+    assert conditions(done)[-1] == ("Failed", "True", "BackoffLimitExceeded")
+    [container] = kubelet.runs_of("typo")[0].containers
+    assert (container.reason, container.exit_code) == ("StartError", 128)
+    assert container.output == "executable file not found in $PATH: 'pyhton'"
