@@ -25,9 +25,11 @@ its ``containers`` all at once; the pod succeeds when every one of them exits 0.
 is a process with only its own ``env`` and its own mounts: Secret volumes are files in a
 temporary folder per pod (at ``<folder>/<mountPath>``, ``items`` and ``defaultMode`` applied),
 an emptyDir is one folder per pod shared by the containers that mount it, and every argument
-naming a path under one of the container's ``mountPath``s is rewritten to it. The processes
-share this machine's network and process namespace (a pod shares the network only): what a
-container could reach of another's processes here, it could not in a pod.
+naming a path under one of the container's ``mountPath``s is rewritten to it. Each container
+runs in its own PID and mount namespaces (``tests/k8s/namespaces.py``): it sees only its own
+processes and, of the kubelet's folders, only those it mounts (read-only where the volume
+is); killing it kills every process in it. The containers share this machine's network (as
+a pod's do), user and the rest of its filesystem.
 
 Indexed Jobs (``completionMode: Indexed``) run ``completions`` pods, ``parallelism`` at a
 time, index by index from 0, each with ``JOB_COMPLETION_INDEX`` in its environment and the
@@ -42,7 +44,8 @@ are killed, no index starts any more.
 
 Not emulated: completions above 1 without Indexed, maxFailedIndexes, pod failure policies,
 success policies, backoff delays between retries, suspending a running Job, images, volumes
-other than Secrets and emptyDirs, resources, users (every container runs as this user).
+other than Secrets and emptyDirs, resources, users (every container runs as this user), a
+root filesystem per container (each sees this machine's, less the other pods' volumes).
 """
 
 from __future__ import annotations
@@ -67,9 +70,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-import psutil  # type: ignore[import-untyped]  # ipykernel depends on it; no stubs installed
-
 from tests.k8s.client import ApiError, K8sApi
+from tests.k8s.namespaces import Folders, NamespaceTools, container_argv, namespace_tools
 from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
 
 INDEX_ENV = "JOB_COMPLETION_INDEX"
@@ -123,6 +125,7 @@ class ContainerRun:
     argv: list[str]
     env: dict[str, str]  # the container's own variables, not the base environment
     mounts: dict[str, Path]  # mountPath -> the folder here
+    read_only: set[str] = dataclasses.field(default_factory=set)  # of the mountPaths
     exit_code: int | None = None
     reason: str = ""
     output: str = ""
@@ -176,6 +179,9 @@ class Kubelet:
     ``executables``: ``argv[0]`` replacements (default: ``python``/``python3`` -> this
     interpreter); ``cwd``: the working directory when the container's ``workingDir`` does
     not exist here; ``echo``: print each run's output to stderr (for debugging).
+
+    ``start()`` raises NamespacesUnavailableError where containers cannot have namespaces
+    of their own (not root, no util-linux), unless ``instant`` (nothing runs then).
     """
 
     def __init__(
@@ -212,10 +218,15 @@ class Kubelet:
         self._handled: set[str] = set()  # uids started or found finished
         self._suspended: set[str] = set()
         self._procs: dict[str, dict[str, list[subprocess.Popen[str]]]] = {}  # Job -> pod
+        self._tools: NamespaceTools | None = None
+        self._folders: Folders | None = None  # every pod's volumes, while started
 
     # ------------------------------------------------------------------------- lifecycle
 
     def start(self) -> Self:
+        if not self.instant:
+            self._tools = namespace_tools()
+            self._folders = Folders.create()
         self._thread = threading.Thread(target=self._poll, name="kubelet", daemon=True)
         self._thread.start()
         return self
@@ -232,6 +243,8 @@ class Kubelet:
             self._thread.join(timeout)
         for worker in list(self._workers.values()):
             worker.join(timeout)
+        if self._folders is not None:
+            self._folders.remove()
 
     def __enter__(self) -> Self:
         return self.start()
@@ -518,7 +531,8 @@ class Kubelet:
 
         # The environment and the Secret volumes: wait (as a pod in CreateContainerConfigError
         # or ContainerCreating does) for what is missing.
-        pod_root = Path(tempfile.mkdtemp(prefix="kubelet-pod-"))
+        assert self._folders is not None, "Kubelet.start() makes the folders"
+        pod_root = Path(tempfile.mkdtemp(prefix="pod-", dir=self._folders.pods))
         try:
             return self._attempt_in(job, deadline, template, pod, pod_uid, pod_root)
         finally:
@@ -540,7 +554,9 @@ class Kubelet:
         init = [(c, True) for c in spec.get("initContainers") or []]
         for container, is_init in [*init, *((c, False) for c in spec.get("containers") or [{}])]:
             env = self._container_env(container, meta["namespace"], pod, pod_uid or meta["uid"])
-            mounts = self._mount_volumes(container, template, meta["namespace"], pod_root)
+            mounts, read_only = self._mount_volumes(
+                container, template, meta["namespace"], pod_root
+            )
             argv = [
                 expand(a, env)
                 for a in [*(container.get("command") or []), *(container.get("args") or [])]
@@ -548,7 +564,11 @@ class Kubelet:
             if argv and argv[0] in self.executables:
                 argv[0] = self.executables[argv[0]]
             found.append(
-                (container, ContainerRun(container.get("name", "main"), argv, env, mounts), is_init)
+                (
+                    container,
+                    ContainerRun(container.get("name", "main"), argv, env, mounts, read_only),
+                    is_init,
+                )
             )
         return found
 
@@ -632,16 +652,26 @@ class Kubelet:
         deadline: float | None,
     ) -> None:
         """Start these containers' processes together and wait for all of them."""
+        assert self._tools is not None and self._folders is not None, "started"
         started: list[tuple[subprocess.Popen[str], ContainerRun]] = []
         for container, step in containers:
             working_dir = container.get("workingDir")
-            cwd = working_dir if working_dir and Path(working_dir).is_dir() else self.cwd
+            cwd = Path(working_dir) if working_dir and Path(working_dir).is_dir() else self.cwd
+            cwd = cwd or Path.cwd()
+            env = {**self.base_env, **step.env}
             # the executable is the image's (here: this machine's), never under a mount
-            argv = step.argv[:1] + [_remount(arg, step.mounts) for arg in step.argv[1:]]
+            command = (step.argv or ["false"])[0]
+            executable = shutil.which(command, path=env.get("PATH", os.defpath))
+            if executable is None:
+                step.exit_code, step.reason = 128, "StartError"
+                step.output = f"executable file not found in $PATH: {command!r}"
+                continue
+            argv = [executable, *(_remount(arg, step.mounts) for arg in step.argv[1:])]
+            own = {folder: path in step.read_only for path, folder in step.mounts.items()}
             try:
                 proc = subprocess.Popen(
-                    argv or ["false"],
-                    env={**self.base_env, **step.env},
+                    container_argv(self._tools, self._folders, own, cwd, argv),
+                    env=env,
                     cwd=cwd,
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.PIPE,
@@ -737,15 +767,18 @@ class Kubelet:
 
     def _mount_volumes(
         self, container: Mapping[str, Any], template: Mapping[str, Any], ns: str, pod_root: Path
-    ) -> dict[str, Path]:
+    ) -> tuple[dict[str, Path], set[str]]:
         """Each Secret volume the container mounts, as files in its own folder of `pod_root`
-        + its mountPath
-        (its `items`, modes as `defaultMode` says), and each emptyDir, as the pod's folder of
-        that volume; {mountPath: the local folder}."""
+        + its mountPath (its `items`, modes as `defaultMode` says), and each emptyDir, as the
+        pod's folder of that volume: ({mountPath: the local folder}, the read-only mountPaths:
+        those marked `readOnly`, and Secrets, which Kubernetes always mounts read-only)."""
         volumes = {v.get("name"): v for v in (template.get("spec") or {}).get("volumes") or []}
         mounts: dict[str, Path] = {}
+        read_only: set[str] = set()
         for mount in container.get("volumeMounts") or []:
             volume = volumes.get(mount.get("name")) or {}
+            if mount.get("readOnly") or "secret" in volume:
+                read_only.add(mount["mountPath"])
             if "emptyDir" in volume:
                 folder = pod_root / "volumes" / mount["name"]
                 folder.mkdir(parents=True, exist_ok=True)
@@ -771,7 +804,7 @@ class Kubelet:
                 path.write_bytes(base64.b64decode(data[item["key"]]))
                 path.chmod(int(item.get("mode", source.get("defaultMode", 0o644))))
             mounts[mount["mountPath"]] = folder
-        return mounts
+        return mounts, read_only
 
     def _create_pod(
         self, job: Mapping[str, Any], template: Mapping[str, Any], pod: str, index: int | None
@@ -845,17 +878,10 @@ def _b64(value: str) -> str:
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:
-    """Kill a container's process and everything it started, as killing a container does
-    (its cgroup): a child in a session of its own (a Jupyter kernel) would otherwise outlive
-    it and keep its output pipe open."""
+    """Kill a container: `unshare` and, by its --kill-child, the namespace's PID 1, whose
+    death makes the kernel kill every process left in the namespace (a Jupyter kernel in a
+    session of its own too), as a runtime's kill does."""
     if proc.poll() is not None:
         return  # already reaped: its pid (and group) may belong to someone else by now
-    try:
-        descendants = psutil.Process(proc.pid).children(recursive=True)
-    except psutil.Error:
-        descendants = []
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    for child in descendants:
-        with contextlib.suppress(psutil.Error):
-            child.kill()
