@@ -166,8 +166,9 @@ def test_the_loop_stops_a_fixer_that_proposes_a_revision_it_already_made(tmp_pat
     state, action = start(16)
     for revision in (0, 1):
         store_execution(store, revision, [RunOutput(notebook("x"), ran((1, "E")), None)])
-        execution, score = grade_revision(store, revision, ANSWERS, SPEC)
-        state, action = record_result(store, state, revision, execution, score)
+        state, action = record_result(
+            store, state, revision, *grade_revision(store, revision, ANSWERS, SPEC)
+        )
         assert isinstance(action, RequestFix)
         outcome = fix_step(store, state, action, chain, SPEC, None)
         state, action = outcome.state, outcome.action

@@ -12,7 +12,7 @@ from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
-from nbmodernizer.notebook import Notebook, copy_notebook
+from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
 from nbmodernizer.status import FixType, RuleUse
 
 # Python 2 rules first: they make cells parseable for the LibCST rules after them.
@@ -164,22 +164,24 @@ class RulesFixer:
 
     def propose(self, request: FixRequest) -> FixAttempt:
         notebook = copy_notebook(request.notebook)
-        code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
-        sources = [notebook.cells[i].source for i in code]
-        context, imported = notebook_context(sources, request.execution.gpus > 0, request.input_dir)
+        code = code_cells(notebook)
+        context, imported = notebook_context(
+            [cell.source for cell in code], request.execution.gpus > 0, request.input_dir
+        )
         own = self._own_errors(request, notebook, context)
         if own is not None:
             return own
         activation = activate(self.rules, request, imported, self.modules)
         banned = amend.reverted(request.fixes)
         applied: dict[str, list[int]] = {}
-        for index in code:
-            cell = notebook.cells[index]
+        for code_cell in code:
+            index = code_cell.index
             rules = activation.everywhere + activation.in_cells.get(index, ())
             rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
-            source, used = rewrite_cell(cell.source, rules, context)
+            source, used = rewrite_cell(code_cell.source, rules, context)
             if not used:
                 continue
+            cell = notebook.cells[index]
             cell.source, cell.outputs, cell.execution_count = source, [], None
             for rule_id in used:
                 applied.setdefault(rule_id, []).append(index)
