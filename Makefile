@@ -33,7 +33,7 @@ typecheck:
 unit:
 	$(BIN)/pytest
 
-## A local trial on kind (needs Docker and kind): README, "Try it on kind".
+## A local trial on kind (needs Docker and kind): docs/operator.md, "Try it on kind".
 kind-up: setup
 	scripts/kind-up
 

@@ -92,10 +92,10 @@ def read_document(spec_path: Path) -> dict[str, Any]:
     return document
 
 
-def run_name(document: dict[str, Any], spec_path: Path) -> str:
+def run_name(document: dict[str, Any], base: Path) -> str:
     metadata = document.get("metadata")
     name = metadata.get("name") if isinstance(metadata, dict) else None
-    return name if isinstance(name, str) and name else spec_path.resolve().parent.name
+    return name if isinstance(name, str) and name else base.resolve().name
 
 
 def choose_out_dir(out: Path | None, name: str) -> Path:
@@ -213,18 +213,32 @@ def modernize_file(
     parallel_runs: int | None = None,
 ) -> LocalResult:
     document = read_document(spec_path)  # InvalidInputError here: no folder to report into
-    out_dir = choose_out_dir(out, run_name(document, spec_path))
+    return modernize_document(
+        document, spec_path.resolve().parent, str(spec_path), out, progress, parallel_runs
+    )
+
+
+def modernize_document(
+    document: dict[str, Any],
+    base: Path,
+    source: str,
+    out: Path | None = None,
+    progress: Progress | None = None,
+    parallel_runs: int | None = None,
+) -> LocalResult:
+    """Modernize the spec `document` (read from `source`), its relative paths read from `base`."""
+    out_dir = choose_out_dir(out, run_name(document, base))
     out_dir.mkdir(parents=True, exist_ok=True)
     run = LocalRun(
         None,
-        spec_path.resolve().parent,
+        base,
         LocalStore(out_dir),
         progress or QuietProgress(),
         parallel_runs or default_parallel_runs(),
     )
     try:
         try:
-            run.resource = parse_modernization(document, str(spec_path))
+            run.resource = parse_modernization(document, source)
         except SpecError as error:
             _keep_original_of_invalid_spec(run, document)
             raise InvalidInputError(str(error)) from None

@@ -14,24 +14,9 @@ from lightgbm import early_stopping, log_evaluation
 from sklearn.metrics import cohen_kappa_score
 from sklearn.model_selection import train_test_split
 
+from corpus.data.learning_agency_lab_automated_essay_scoring_2 import essays, sentence
+
 rng = np.random.default_rng(2024)
-VOCAB = [
-    "the",
-    "a",
-    "students",
-    "should",
-    "because",
-    "technology",
-    "important",
-    "however",
-    "community",
-    "opportunity",
-    "responsibility",
-    "environment",
-    "furthermore",
-    "we",
-    "it",
-]
 
 
 def essay(score):
@@ -39,27 +24,14 @@ def essay(score):
     for _ in range(int(score) + rng.integers(0, 2)):
         sentences = []
         for _ in range(1 + int(score) // 3):
-            n = rng.integers(5, 8 + int(score))
-            p = np.array([3.0 if len(w) >= 8 else 1.0 for w in VOCAB]) ** (score / 3)
-            sentences.append(" ".join(rng.choice(VOCAB, n, p=p / p.sum())).capitalize() + ".")
+            sentences.append(sentence(rng, score))
         paragraphs.append(" ".join(sentences))
     return "\n\n".join(paragraphs)
 
 
-def frame(n, start):
-    scores = rng.choice([1, 2, 3, 4, 5, 6], n, p=[0.07, 0.27, 0.36, 0.22, 0.06, 0.02])
-    return pd.DataFrame(
-        {
-            "essay_id": [f"{start + i:07x}" for i in range(n)],
-            "full_text": [essay(s) for s in scores],
-            "score": scores,
-        }
-    )
-
-
 comp = Path("input/learning-agency-lab-automated-essay-scoring-2")
 comp.mkdir(parents=True, exist_ok=True)
-train, test = frame(240, 0x1000000), frame(120, 0x2000000)
+train, test = essays(rng, 240, 0x1000000, essay), essays(rng, 120, 0x2000000, essay)
 train.to_csv(comp / "train.csv", index=False)
 test[["essay_id", "full_text"]].to_csv(comp / "test.csv", index=False)
 test[["essay_id", "score"]].to_csv("answers.csv", index=False)

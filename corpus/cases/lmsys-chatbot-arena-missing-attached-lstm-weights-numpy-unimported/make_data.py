@@ -4,73 +4,21 @@ trained (lstm_classifier_0.pth), which the environment lacks. The winner depends
 responses use; the weights are trained on train.csv with the vocabulary the kernel builds from
 it (20 epochs, Adam) and stored as float16 to stay small."""
 
-from collections import Counter
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import torch
 import torch.nn as nn
-from torch.nn import functional
-from torch.nn.utils.rnn import pad_sequence
 
-rng = np.random.default_rng(2025)
+from corpus.data.lmsys_chatbot_arena import (
+    encode,
+    fit,
+    prompt_text,
+    winner_index,
+    write_worded_conversations,
+)
+
 torch.manual_seed(2024)
-GOOD = ["sure", "here", "code", "example", "because"]
-BAD = ["sorry", "cannot", "unsure", "maybe", "error"]
-PLAIN = ["the", "is", "a", "it", "python", "answer", "model"]
-
-
-def response(good):
-    words = list(rng.choice(PLAIN, int(rng.integers(3, 9))))
-    words += list(rng.choice(GOOD if good else BAD, int(rng.integers(1, 3))))
-    rng.shuffle(words)
-    return " ".join(words)
-
-
-def frame(n, start, labelled):
-    rows = []
-    for i in range(n):
-        label = int(rng.choice(3, p=[0.38, 0.38, 0.24]))
-        a_good, b_good = {0: (True, False), 1: (False, True), 2: (True, True)}[label]
-        if rng.random() < 0.2:
-            a_good, b_good = b_good, a_good
-        row = {
-            "id": start + i,
-            "prompt": " ".join(rng.choice(PLAIN, 4)),
-            "response_a": response(a_good),
-            "response_b": response(b_good),
-        }
-        if labelled:
-            row.update({"model_a": "gpt-4", "model_b": "vicuna-13b"})
-        row.update(
-            {
-                "winner_model_a": int(label == 0),
-                "winner_model_b": int(label == 1),
-                "winner_tie": int(label == 2),
-            }
-        )
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-comp = Path("input/lmsys-chatbot-arena")
-comp.mkdir(parents=True, exist_ok=True)
-train, test = frame(240, 30192, True), frame(100, 136060, False)
-cols = [
-    "id",
-    "model_a",
-    "model_b",
-    "prompt",
-    "response_a",
-    "response_b",
-    "winner_model_a",
-    "winner_model_b",
-    "winner_tie",
-]
-train[cols].to_csv(comp / "train.csv", index=False)
-test[["id", "prompt", "response_a", "response_b"]].to_csv(comp / "test.csv", index=False)
-test[["id", "winner_model_a", "winner_model_b", "winner_tie"]].to_csv("answers.csv", index=False)
+train = write_worded_conversations(2025, 240, 100, sample_submission=False)
 
 
 class LSTMClassifier(nn.Module):
@@ -87,31 +35,11 @@ class LSTMClassifier(nn.Module):
         return self.fc2(self.fc(h_n[-1]))
 
 
-text = (
-    "User prompt: "
-    + train["prompt"]
-    + "\n\nModel A :\n"
-    + train["response_a"]
-    + "\n\n--------\n\nModel B:\n"
-    + train["response_b"]
-)
-tokenized = [t.split() for t in text]
-vocab = {"<pad>": 0, "<unk>": 1}
-for word in Counter(w for sent in tokenized for w in sent):
-    if word not in vocab:
-        vocab[word] = len(vocab)
-x = pad_sequence([torch.tensor([vocab.get(w, 1) for w in s]) for s in tokenized], batch_first=True)
-y = torch.tensor(
-    np.argmax(train[["winner_model_a", "winner_model_b", "winner_tie"]].values, axis=1)
-)
+text = prompt_text(train)
+vocab, x = encode(text)
+y = torch.tensor(winner_index(train))
 model = LSTMClassifier(len(vocab))
-optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
-for _epoch in range(20):
-    for i in range(0, len(x), 16):
-        loss = functional.cross_entropy(model(x[i : i + 16]), y[i : i + 16])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+fit(model, x, y)
 folder = Path("reference/input/training-v0-lmsys")
 folder.mkdir(parents=True, exist_ok=True)
 torch.save({k: v.half() for k, v in model.state_dict().items()}, folder / "lstm_classifier_0.pth")

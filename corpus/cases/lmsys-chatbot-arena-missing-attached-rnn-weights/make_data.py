@@ -13,6 +13,8 @@ import torch
 import torch.nn as nn
 from torch.nn import functional
 
+from corpus.data.lmsys_chatbot_arena import prompt_text, winner_index, write_split
+
 rng = np.random.default_rng(2024)
 torch.manual_seed(2024)
 WORDS = ["the", "answer", "is", "because", "model", "python", "code", "sure", "here", "why"]
@@ -44,23 +46,8 @@ def frame(n, start, labelled):
     return pd.DataFrame(rows)
 
 
-comp = Path("input/lmsys-chatbot-arena")
-comp.mkdir(parents=True, exist_ok=True)
 train, test = frame(200, 30192, True), frame(120, 136060, False)
-cols = [
-    "id",
-    "model_a",
-    "model_b",
-    "prompt",
-    "response_a",
-    "response_b",
-    "winner_model_a",
-    "winner_model_b",
-    "winner_tie",
-]
-train[cols].to_csv(comp / "train.csv", index=False)
-test[["id", "prompt", "response_a", "response_b"]].to_csv(comp / "test.csv", index=False)
-test[["id", "winner_model_a", "winner_model_b", "winner_tie"]].to_csv("answers.csv", index=False)
+write_split(train, test)
 
 
 class RNNClassifier(nn.Module):
@@ -78,17 +65,8 @@ class RNNClassifier(nn.Module):
         return self.fc2(out)
 
 
-text = (
-    "User prompt: "
-    + train["prompt"]
-    + "\n\nModel A :\n"
-    + train["response_a"]
-    + "\n\n--------\n\nModel B:\n"
-    + train["response_b"]
-)
-labels = torch.tensor(
-    np.argmax(train[["winner_model_a", "winner_model_b", "winner_tie"]].values, axis=1)
-)
+text = prompt_text(train)
+labels = torch.tensor(winner_index(train))
 model = RNNClassifier(vocab_size=2)
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
 for _epoch in range(30):

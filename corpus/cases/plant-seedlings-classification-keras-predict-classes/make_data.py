@@ -1,50 +1,6 @@
 """Synthetic stand-in for plant-seedlings-classification: 32x32 PNG seedlings (a green blob
 whose size and place depend on the species) in train/<species>/ and test/; 12 species."""
 
-from pathlib import Path
+from corpus.data.plant_seedlings_classification import write_seedlings
 
-import numpy as np
-import pandas as pd
-from PIL import Image
-
-SPECIES = [
-    "Black-grass",
-    "Charlock",
-    "Cleavers",
-    "Common Chickweed",
-    "Common wheat",
-    "Fat Hen",
-    "Loose Silky-bent",
-    "Maize",
-    "Scentless Mayweed",
-    "Shepherds Purse",
-    "Small-flowered Cranesbill",
-    "Sugar beet",
-]
-rng = np.random.RandomState(12)
-
-
-def seedling(k: int) -> Image.Image:
-    img = np.zeros((32, 32, 3), np.uint8)
-    img[..., 0] = 90 + rng.randint(0, 30)  # soil
-    img[..., 1] = 60
-    img[..., 2] = 40
-    row, col = 4 + 2 * (k % 4) + rng.randint(0, 3), 4 + 5 * (k // 4) + rng.randint(0, 3)
-    size = 3 + k % 3 + rng.randint(0, 2)
-    img[row : row + size * 2, col : col + size] = (40, 160 + rng.randint(0, 60), 50)
-    return Image.fromarray(img)
-
-
-answers = []
-for k, name in enumerate(SPECIES):
-    folder = Path("input/train") / name
-    folder.mkdir(parents=True, exist_ok=True)
-    for i in range(10):
-        seedling(k).save(folder / f"{k:02d}{i:03d}.png")
-Path("input/test").mkdir(parents=True, exist_ok=True)
-for _ in range(60):
-    k = rng.randint(len(SPECIES))
-    name = f"{rng.randint(16**8):08x}.png"
-    seedling(k).save(Path("input/test") / name)
-    answers.append({"file": name, "species": SPECIES[k]})
-pd.DataFrame(answers).to_csv("answers.csv", index=False)
+write_seedlings(per_species=10, tests=60)

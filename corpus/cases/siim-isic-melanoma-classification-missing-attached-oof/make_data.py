@@ -8,38 +8,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from corpus.data.siim_isic_melanoma_classification import write_images_metadata
+
 rng = np.random.default_rng(2020)
 n_train, n_test = 400, 200
-comp = Path("input/siim-isic-melanoma-classification")
-comp.mkdir(parents=True, exist_ok=True)
-
-
-def frame(n, start):
-    return pd.DataFrame(
-        {
-            "image_name": [f"ISIC_{start + i:07d}" for i in range(n)],
-            "patient_id": [f"IP_{rng.integers(1000000, 9999999)}" for _ in range(n)],
-            "sex": rng.choice(["male", "female"], n),
-            "age_approx": rng.choice([30.0, 45.0, 60.0, 75.0], n),
-            "anatom_site_general_challenge": rng.choice(
-                ["torso", "head/neck", "lower extremity"], n
-            ),
-        }
-    )
-
-
-train, test = frame(n_train, 15719), frame(n_test, 52212)
-y_train = (rng.random(n_train) < 0.2).astype(int)
-y_test = (rng.random(n_test) < 0.2).astype(int)
-train["diagnosis"] = np.where(y_train == 1, "melanoma", "nevus")
-train["benign_malignant"] = np.where(y_train == 1, "malignant", "benign")
-train["target"] = y_train
-train.to_csv(comp / "train.csv", index=False)
-test.to_csv(comp / "test.csv", index=False)
-pd.DataFrame({"image_name": test.image_name, "target": 0.0}).to_csv(
-    comp / "sample_submission.csv", index=False
-)
-pd.DataFrame({"image_name": test.image_name, "target": y_test}).to_csv("answers.csv", index=False)
+sites = ["torso", "head/neck", "lower extremity"]
+train, test, y_train, y_test = write_images_metadata(rng, n_train, n_test, sites, share=0.2)
 
 models = {
     "384-E6-with-2018": 2.5,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -75,3 +75,14 @@ def triage_notebooks(scanner: Scanner, paths: Sequence[Path], jobs: int | None =
         for path, report in zip(readable, scan_all(scanner, readable, jobs), strict=True)
     }
     return [triage(reports[path]).value if path in reports else "unknown" for path in paths]
+
+
+def changed_files(reports: Sequence[FileReport]) -> Iterator[tuple[FileReport, str]]:
+    """Each report (scanned `with_text`) whose rewritten text differs from the file as it is
+    now, with that text before."""
+    for report in reports:
+        if report.text_after is None or not report.rewritten:
+            continue
+        before = Path(report.path).read_text(encoding="utf-8")
+        if report.text_after != before:
+            yield report, before

@@ -13,8 +13,8 @@ from pathlib import Path
 import nbformat
 
 from nbmodernizer.scan import formats
-from nbmodernizer.scan.batch import scan_all
-from nbmodernizer.scan.finding import FileReport, Scanner, select
+from nbmodernizer.scan.batch import changed_files, scan_all
+from nbmodernizer.scan.finding import FileReport, Scanner, build_scanner
 from nbmodernizer.scan.sources import SourceError, find
 from nbmodernizer.scan.summary import render, summarize
 
@@ -36,10 +36,7 @@ def _version() -> str:
 
 
 def _scanner(args: argparse.Namespace) -> Scanner:
-    from nbmodernizer.fixers.rules import all_libraries, all_rules
-
-    rules = select(all_rules(), _split(args.select), _split(args.ignore))
-    return Scanner(rules, all_libraries(), gpu_available=args.gpu)
+    return build_scanner(_split(args.select), _split(args.ignore), args.gpu)
 
 
 def _split(values: Sequence[str] | None) -> list[str]:
@@ -108,18 +105,13 @@ def _fix(args: argparse.Namespace) -> int:
     if reports is None:
         return EXIT_BAD_INPUT
     changed = 0
-    for report in reports:
-        if report.text_after is None or not report.rewritten:
-            continue
-        path = Path(report.path)
-        before = path.read_text(encoding="utf-8")
-        if report.text_after == before:
-            continue
+    for report, before in changed_files(reports):
+        assert report.text_after is not None
         changed += 1
         if args.diff:
             sys.stdout.write(_diff(report, before))
             continue
-        path.write_text(report.text_after, encoding="utf-8")
+        Path(report.path).write_text(report.text_after, encoding="utf-8")
         rules = sorted({f.rule for f in report.findings})
         print(f"fixed {report.path}: {', '.join(rules)}", file=sys.stderr)
     verb = "would fix" if args.diff else "fixed"

@@ -104,6 +104,15 @@ def select(
     )
 
 
+def build_scanner(
+    only: Sequence[str] = (), ignore: Sequence[str] = (), gpu_available: bool = False
+) -> Scanner:
+    """The scanner over the whole rulebook, narrowed by rule ids or library prefixes."""
+    from nbmodernizer.fixers.rules import all_libraries, all_rules
+
+    return Scanner(select(all_rules(), only, ignore), all_libraries(), gpu_available)
+
+
 @functools.cache
 def _distributions() -> dict[str, list[str]]:
     return dict(importlib.metadata.packages_distributions())
