@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from nbmodernizer.scan.commands import fix, scan
-from nbmodernizer.scan.options import FixOptions, ScanOptions
+from nbmodernizer.scan.options import FixOptions, ScanOptions, Selection
 
 _STATIC = (
     "Finds what the loop's rules would change before anything runs: every rule with a probe "
@@ -22,29 +22,23 @@ def _split(values: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(part for value in values or () for part in value.split(",") if part)
 
 
-def scan_options(args: argparse.Namespace) -> ScanOptions:
-    return ScanOptions(
+def _selection(args: argparse.Namespace) -> Selection:
+    return Selection(
         command=args.command,
         paths=tuple(args.paths),
         select=_split(args.select),
         ignore=_split(args.ignore),
         gpu=args.gpu,
         jobs=args.jobs,
-        format=args.format,
-        summary=args.summary,
     )
+
+
+def scan_options(args: argparse.Namespace) -> ScanOptions:
+    return ScanOptions(_selection(args), format=args.format, summary=args.summary)
 
 
 def fix_options(args: argparse.Namespace) -> FixOptions:
-    return FixOptions(
-        command=args.command,
-        paths=tuple(args.paths),
-        select=_split(args.select),
-        ignore=_split(args.ignore),
-        gpu=args.gpu,
-        jobs=args.jobs,
-        diff=args.diff,
-    )
+    return FixOptions(_selection(args), diff=args.diff)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -45,7 +45,7 @@ def _reports(args: Selection, with_text: bool = False) -> list[FileReport] | Non
 
 
 def scan(args: ScanOptions) -> int:
-    reports = _reports(args)
+    reports = _reports(args.selection)
     if reports is None:
         return EXIT_BAD_INPUT
     findings = [f for report in reports for f in report.findings]
@@ -55,7 +55,7 @@ def scan(args: ScanOptions) -> int:
     elif args.format == "json":
         print(formats.as_json(findings), end="")
     elif args.format == "sarif":
-        log = formats.sarif(findings, _scanner(args).rules, _version())
+        log = formats.sarif(findings, _scanner(args.selection).rules, _version())
         print(json.dumps(log, indent=2))
     else:
         print(formats.text(findings), end="")
@@ -89,7 +89,7 @@ def _lines(text: str) -> list[str]:
 
 
 def fix(args: FixOptions) -> int:
-    reports = _reports(args, with_text=True)
+    reports = _reports(args.selection, with_text=True)
     if reports is None:
         return EXIT_BAD_INPUT
     changed = 0

@@ -19,11 +19,13 @@ class Selection:
 
 
 @dataclass(frozen=True)
-class ScanOptions(Selection):
+class ScanOptions:
+    selection: Selection
     format: str = "text"  # text, json or sarif
     summary: bool = False
 
 
 @dataclass(frozen=True)
-class FixOptions(Selection):
+class FixOptions:
+    selection: Selection
     diff: bool = False  # print a unified diff, write nothing
