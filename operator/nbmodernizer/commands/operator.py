@@ -6,40 +6,28 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import fields
+from typing import get_args, get_type_hints
 
 from nbmodernizer.cluster.settings import OperatorFlags
 from nbmodernizer.local import EXIT_INVALID_INPUT
 
+_SPECIAL = ("namespaces", "all_namespaces", "leader_election")  # not plain `--name VALUE`
+_HELP = {"fix_memory": "folder or s3:// prefix of the fix memory, or off"}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """A flag for each field of `OperatorFlags`: `--max-input-files N` for `max_input_files`,
+    of the field's type."""
     parser.add_argument("-n", "--namespace", action="append", dest="namespaces", default=None)
     parser.add_argument("-A", "--all-namespaces", action="store_true")
-    parser.add_argument("--s3-bucket")
-    parser.add_argument("--s3-prefix")
-    parser.add_argument("--s3-endpoint")
-    parser.add_argument("--runner-s3-endpoint")
-    parser.add_argument("--s3-secret")
-    parser.add_argument("--max-input-files", type=int)
-    parser.add_argument("--max-input-bytes", type=int)
-    parser.add_argument("--max-submission-bytes", type=int)
-    parser.add_argument("--max-submission-rows", type=int)
-    parser.add_argument("--runner-image")
-    parser.add_argument("--runner-defaults")
-    parser.add_argument("--max-concurrent-jobs", type=int)
-    parser.add_argument("--max-parallel-runs", type=int)
-    parser.add_argument("--metrics-port", type=int)
-    parser.add_argument("--health-port", type=int)
-    parser.add_argument("--workers", type=int)
-    parser.add_argument("--store-retries", type=int)
-    parser.add_argument("--store-cache-mib", type=int)
-    parser.add_argument("--retry-seconds", type=float)
-    parser.add_argument("--deadline-margin-seconds", type=int)
-    parser.add_argument("--fix-memory", help="folder or s3:// prefix of the fix memory, or off")
-    parser.add_argument("--llm-budget-usd-per-hour", type=float)
-    parser.add_argument("--llm-budget-usd", type=float)
     parser.add_argument("--leader-election", action="store_true", default=None)
-    parser.add_argument("--lease-namespace")
-    parser.add_argument("--lease-seconds", type=float)
+    hints = get_type_hints(OperatorFlags)
+    for field in fields(OperatorFlags):
+        if field.name in _SPECIAL:
+            continue
+        (kind,) = (t for t in get_args(hints[field.name]) if t is not type(None))
+        flag = "--" + field.name.replace("_", "-")
+        parser.add_argument(flag, type=kind, help=_HELP.get(field.name))
 
 
 def flags_of(args: argparse.Namespace) -> OperatorFlags:
