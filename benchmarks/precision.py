@@ -4,6 +4,7 @@ rewrite must never do.
 
     python benchmarks/precision.py [--jobs 2] [--json out.json] [--findings out.jsonl]
     python benchmarks/precision.py --notebooks DIR ...   # real notebooks instead
+    python benchmarks/precision.py --audit FINDINGS.jsonl --sample 100   # findings to judge
 
 Each library file is wrapped as a notebook of one code cell (the whole file: the rules see
 its imports as a notebook's cell would), and goes through the scanner `nbmod scan` and
@@ -227,6 +228,13 @@ def markdown(summary: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def audit_sample(findings: Path, count: int, seed: int) -> list[dict[str, Any]]:
+    """A seeded sample of the findings `--findings` wrote, in file order (to judge by hand)."""
+    rows = [json.loads(line) for line in findings.read_text().splitlines() if line]
+    chosen = random.Random(seed).sample(range(len(rows)), min(count, len(rows)))
+    return [rows[n] for n in sorted(chosen)]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notebooks", type=Path, help="a folder of real notebooks instead")
@@ -236,7 +244,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the totals here")
     parser.add_argument("--findings", type=Path, help="write every finding here (JSON lines)")
+    parser.add_argument(
+        "--audit", type=Path, help="print a seeded sample (--sample, default 100) of these findings"
+    )
     args = parser.parse_args(argv)
+    if args.audit:
+        for row in audit_sample(args.audit, args.sample or 100, args.seed):
+            print(json.dumps(row))
+        return
     if args.notebooks:
         paths = sorted(args.notebooks.rglob("*.ipynb"))
     else:
@@ -245,7 +260,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         paths = sample(paths, args.sample, args.seed)
     started = time.perf_counter()
     outcomes = run(paths, args.jobs)
-    summary = totals(outcomes)
+    root = args.notebooks or SITE_PACKAGES
+    for outcome in outcomes:
+        outcome.path = str(Path(outcome.path).relative_to(root))
+    summary = {"command": " ".join(sys.argv[1:]), **totals(outcomes)}
     summary["seconds"] = round(time.perf_counter() - started, 1)
     sys.stdout.write(markdown(summary))
     print(f"{summary['seconds']} s, {args.jobs} processes", file=sys.stderr)
