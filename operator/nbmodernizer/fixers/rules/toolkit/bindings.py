@@ -24,7 +24,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+import libcst as cst
+
 from nbmodernizer import cells
+from nbmodernizer.fixers.rules.context import RuleContext
 
 # pandas functions that return a DataFrame or Series
 _CONSTRUCTORS = frozenset(
@@ -221,3 +224,18 @@ def notebook_frames(sources: Iterable[str], aliases: Mapping[str, str]) -> froze
         if parsed.is_python and tree is not None:
             trees.append(tree)
     return pandas_objects(trees, aliases)
+
+
+def known_frames(context: RuleContext, module: cst.Module) -> frozenset[str]:
+    """The names a rule may treat as DataFrames / Series: the notebook's (`context.frames`),
+    or, when the notebook was not read (a rule applied to one snippet), the cell's own."""
+    if context.frames is not None:
+        return context.frames
+    return notebook_frames([module.code], context.aliases)
+
+
+def rooted_in(node: cst.BaseExpression, names: frozenset[str]) -> bool:
+    """Whether `df`, `df['a']`, `df.a`, `df.loc[m, 'a']` ... starts at one of `names`."""
+    while isinstance(node, cst.Subscript | cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in names

@@ -13,7 +13,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver, pandas_module
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
-from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
+from nbmodernizer.fixers.rules.toolkit.bindings import known_frames
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.nodes import (
@@ -79,9 +79,7 @@ class CowBase(cst.CSTTransformer):
 
     def visit_Module(self, node: cst.Module) -> None:
         node.visit(self.evidence)
-        self.frames = self.context.frames
-        if self.frames is None:
-            self.frames = notebook_frames([node.code], self.context.aliases)
+        self.frames = known_frames(self.context, node)
 
     def column(
         self, node: cst.BaseExpression
