@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import functools
 import json
 import multiprocessing
@@ -34,7 +35,7 @@ import sys
 import time
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -171,14 +172,20 @@ def scanner() -> Scanner:
 
 
 def run(paths: Sequence[Path], jobs: int) -> list[Outcome]:
-    """Every file's outcome, in the order of `paths`; forked workers share the warmed probes."""
+    """Every file's outcome, in the order of `paths`."""
+    return sorted(outcomes(paths, jobs), key=lambda o: paths.index(Path(o.path)))
+
+
+def outcomes(paths: Sequence[Path], jobs: int) -> Iterator[Outcome]:
+    """Each file's outcome as it is ready; forked workers share the warmed probes."""
     global _SCANNER
     _SCANNER = scanner()
     _SCANNER.warm(imported_names(paths))
     if jobs <= 1:
-        return [_worker(path) for path in paths]
+        yield from map(_worker, paths)
+        return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        return pool.map(_worker, paths, chunksize=4)
+        yield from pool.imap_unordered(_worker, paths)
 
 
 def library_files(libraries: Iterable[str] = LIBRARIES, root: Path = SITE_PACKAGES) -> list[Path]:
@@ -259,21 +266,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.sample:
         paths = sample(paths, args.sample, args.seed)
     started = time.perf_counter()
-    outcomes = run(paths, args.jobs)
     root = args.notebooks or SITE_PACKAGES
-    for outcome in outcomes:
-        outcome.path = str(Path(outcome.path).relative_to(root))
-    summary = {"command": " ".join(sys.argv[1:]), **totals(outcomes)}
+    done: list[Outcome] = []
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(args.findings.open("w")) if args.findings else None
+        for outcome in outcomes(paths, args.jobs):  # written as they come: a long run shows
+            outcome.path = str(Path(outcome.path).relative_to(root))
+            done.append(outcome)
+            if out is not None:
+                for finding in outcome.findings:
+                    out.write(json.dumps({"path": outcome.path, **finding}) + "\n")
+                out.flush()
+    done.sort(key=lambda o: o.path)
+    summary = {"command": " ".join(sys.argv[1:]), **totals(done)}
     summary["seconds"] = round(time.perf_counter() - started, 1)
     sys.stdout.write(markdown(summary))
     print(f"{summary['seconds']} s, {args.jobs} processes", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
-    if args.findings:
-        with args.findings.open("w") as out:
-            for outcome in outcomes:
-                for finding in outcome.findings:
-                    out.write(json.dumps({"path": outcome.path, **finding}) + "\n")
 
 
 if __name__ == "__main__":
