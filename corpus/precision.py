@@ -76,7 +76,10 @@ def render(suites: dict[str, dict[str, Any]], audit: Sequence[Verdict]) -> list[
         "ML libraries, each a notebook of one cell; notebooks: real Kaggle kernels "
         "(`adgirish/kaggleScape`, read from a snapshot, not committed). Figures from "
         "`corpus/precision-*.json` (the command is in each); verdicts from "
-        "`corpus/precision-audit.csv`, judged by hand."
+        "`corpus/precision-audit.csv`, judged by hand: on site-packages every finding of the "
+        "same sample before the rule fixes of issue #19 (main at a7fed16), on notebooks a "
+        "seeded sample of the findings (`benchmarks/precision.py --audit FINDINGS --sample 110 "
+        "--seed 19`)."
     )
     add("")
     add(
@@ -91,34 +94,29 @@ def render(suites: dict[str, dict[str, Any]], audit: Sequence[Verdict]) -> list[
             f"{suite['cells_broken']} | {suite['non_idempotent_files']} | {suite['crashes']} |"
         )
     add("")
-    verdicts = Counter((row.rule, _standing(row)) for row in audit)
-    rules = sorted(
-        {rule for suite in suites.values() for rule in suite["rules"]} | {r.rule for r in audit}
-    )
-    add(
-        "| rule | "
-        + " | ".join(f"{name} findings" for name in suites)
-        + " | judged TP | FP, fixed since | FP, open |"
-    )
-    add("|---|" + "---:|" * (len(suites) + 3))
-    for rule in rules:
-        counts = " | ".join(str(suite["rules"].get(rule, 0)) for suite in suites.values())
-        judged = " | ".join(str(verdicts[rule, standing]) for standing in _STANDINGS)
-        add(f"| `{rule}` | {counts} | {judged} |")
-    add("")
-    for name in suites:
+    for name, suite in suites.items():
         judged_here = [row for row in audit if row.set == name]
+        verdicts = Counter((row.rule, _standing(row)) for row in judged_here)
+        rules = sorted(set(suite["rules"]) | {row.rule for row in judged_here})
+        add(f"**{name}**: findings per rule in the run above, and the findings judged by hand")
+        add("")
+        add("| rule | findings | judged TP | FP, fixed since | FP, open |")
+        add("|---|---:|---:|---:|---:|")
+        for rule in rules:
+            judged = " | ".join(str(verdicts[rule, standing]) for standing in _STANDINGS)
+            add(f"| `{rule}` | {suite['rules'].get(rule, 0)} | {judged} |")
+        add("")
         if not judged_here:
             continue
         standing = Counter(_standing(row) for row in judged_here)
         remaining = len(judged_here) - standing["fixed"]
         add(
-            f"- {name}: {len(judged_here)} findings judged: {standing['TP']} true, "
-            f"{standing['fixed']} false and fixed since (no longer found), {standing['open']} "
-            f"false and open: {_share(standing['open'], remaining)} of the findings the rules "
-            f"still make (goal <= {FALSE_POSITIVE_GOAL:.0%})."
+            f"{len(judged_here)} findings judged: {standing['TP']} true, {standing['fixed']} false "
+            f"and fixed since (their rules no longer make them), {standing['open']} false and "
+            f"open: {_share(standing['open'], remaining)} of the judged findings the rules still "
+            f"make (goal <= {FALSE_POSITIVE_GOAL:.0%})."
         )
-    add("")
+        add("")
     return lines
 
 

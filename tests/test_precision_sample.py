@@ -13,8 +13,8 @@ from nbmodernizer.scan.finding import FileReport
 from nbmodernizer.scan.sources import SourceFile
 
 SEED = 19
-FILES = 16
-SMALL = 16_000  # bytes: a sample that runs in well under a minute on a busy 2-core machine
+FILES = 10
+SMALL = 12_000  # bytes: a sample that runs in well under a minute on a busy 2-core machine
 
 
 def _sample() -> list[Path]:
@@ -27,7 +27,7 @@ def _sample() -> list[Path]:
 def test_a_seeded_sample_of_library_code_is_never_broken() -> None:
     paths = _sample()
     summary = precision.totals(precision.run(paths, jobs=2))
-    assert summary["files"] == len(paths) and summary["lines"] > 2_000
+    assert summary["files"] == len(paths) and summary["lines"] > 1_000
     assert summary["findings"] >= 1, summary["rules"]
     assert (summary["cells_broken"], summary["non_idempotent_files"], summary["crashes"]) == (
         0,
