@@ -43,9 +43,10 @@ from typing import Any, Protocol
 import nbformat
 
 from nbmodernizer.fixers.rules import all_libraries, all_rules
+from nbmodernizer.notebook import CodeCell, code_cells
 from nbmodernizer.scan.batch import imported_names
 from nbmodernizer.scan.finding import FileReport, Scanner
-from nbmodernizer.scan.sources import Cell, SourceError, SourceFile, read
+from nbmodernizer.scan.sources import SourceError, SourceFile, read
 
 SITE_PACKAGES = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
 SITE_PACKAGES = SITE_PACKAGES / "site-packages"
@@ -102,13 +103,12 @@ def as_notebook(path: Path) -> SourceFile:
     except (OSError, UnicodeDecodeError) as error:
         raise SourceError(f"{path}: {error}") from None
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(text)])
-    return SourceFile(path, text, (Cell(1, 0, text),), notebook)
+    return SourceFile(path, text, tuple(code_cells(notebook)), notebook)
 
 
 def _fixed(source: SourceFile, rewritten: dict[int, str]) -> SourceFile:
     cells = tuple(
-        Cell(cell.number, cell.index, rewritten.get(cell.index, cell.source))
-        for cell in source.cells
+        CodeCell(cell.index, rewritten.get(cell.index, cell.source)) for cell in source.cells
     )
     return SourceFile(source.path, source.text, cells, source.notebook)
 
@@ -151,7 +151,7 @@ def check(scanner: Scans, path: Path) -> Outcome:
     return outcome
 
 
-def _line(by_index: dict[int, Cell], number: int | None, line: int) -> str:
+def _line(by_index: dict[int, CodeCell], number: int | None, line: int) -> str:
     cell = by_index.get((number or 1) - 1)
     if cell is None:
         return ""

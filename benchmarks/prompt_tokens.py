@@ -16,12 +16,11 @@ from pathlib import Path
 from nbmodernizer.diagnose import diagnose
 from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.llm.prompt import approximate_tokens, build_prompt
-from nbmodernizer.grade import load_answers
+from nbmodernizer.grade import grade_runs, load_answers
 from nbmodernizer.notebook import parse_notebook
 from nbmodernizer.revision import (
     RunPlan,
     execute_runs,
-    grade_runs,
     representative,
     scratch_folders,
 )
@@ -40,7 +39,7 @@ def request_for(spec_path: Path) -> FixRequest:
     outputs = execute_runs(notebook, RunPlan.of(spec), scratch_folders(inputs))
     chosen = representative(outputs)
     score = grade_runs(
-        [o.submission for o in outputs], load_answers(base / spec.score.answers, "id"), spec
+        [o.submission for o in outputs], load_answers(base / spec.score.answers, "id"), spec.score
     )
     diagnosis = diagnose(chosen.execution, score)
     issue = diagnosis.issue if diagnosis.issue is not Issue.NONE else Issue.SCORE_DEVIATION

@@ -16,7 +16,14 @@ from corpus.cases import Case
 from nbmodernizer.engine import MAX_EXECUTION_BYTES
 from nbmodernizer.execute import execute_notebook, prepare_run_folder
 from nbmodernizer.fidelity import BLOCKING
-from nbmodernizer.grade import SubmissionError, grade_submission, load_answers, reproducibility
+from nbmodernizer.grade import (
+    SubmissionError,
+    SubmissionLimits,
+    grade_submission,
+    load_answers,
+    read_submission_file,
+    reproducibility,
+)
 from nbmodernizer.local import modernize_file
 from nbmodernizer.notebook import parse_notebook
 from nbmodernizer.status import CellError, ExecutionStatus, ModernizationStatus
@@ -72,7 +79,8 @@ def execute_and_grade(
     reason: str | None = None
     try:
         answers = load_answers(case.answers, spec.score.id_column)
-        score = grade_submission(folder.working / spec.score.submission, answers, spec.score)
+        written = read_submission_file(folder.working / spec.score.submission, SubmissionLimits())
+        score = grade_submission(written, answers, spec.score)
     except SubmissionError as problem:
         reason = str(problem)
     reproduced = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from nbmodernizer.spec import Metric
 from nbmodernizer.status import (
     CellError,
+    CostSummary,
     ExecutionResult,
     ExecutionStatus,
     FixRecord,
@@ -55,7 +56,5 @@ def fix_record(iteration: int, issue: Issue = Issue.ERROR, fixer: str = "rules")
         issue=issue,
         type=kind,
         fixer=fixer,
-        input_tokens=10,
-        output_tokens=5,
-        cost_usd=0.01,
+        cost=CostSummary(usd=0.01, input_tokens=10, output_tokens=5),
     )

@@ -12,6 +12,7 @@ import yaml
 new_notebook: Any = nbformat.v4.new_notebook
 new_code_cell: Any = nbformat.v4.new_code_cell
 new_markdown_cell: Any = nbformat.v4.new_markdown_cell
+new_raw_cell: Any = nbformat.v4.new_raw_cell
 
 # Predicts y = x > 0 for the test rows: a perfect submission.
 READ = "import pandas as pd\ntest = pd.read_csv('../input/test.csv')"

@@ -38,8 +38,13 @@ CRD_FILE = ROOT / "crds" / "notebookmodernizations.yaml"
 EXAMPLES = ROOT / "examples"
 
 
+def the_crd() -> dict[str, Any]:
+    """The generated CRD, to be read as plain JSON."""
+    return crd.crd_manifest()
+
+
 def root_schema() -> dict[str, Any]:
-    schema: dict[str, Any] = crd.crd_manifest()["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    schema: dict[str, Any] = the_crd()["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
     return schema
 
 
@@ -73,7 +78,7 @@ def test_main_prints_the_crd_and_checks_a_file(tmp_path: Path) -> None:
 
 
 def test_names_scope_and_version() -> None:
-    manifest = crd.crd_manifest()
+    manifest = the_crd()
     assert manifest["apiVersion"] == "apiextensions.k8s.io/v1"
     assert manifest["kind"] == "CustomResourceDefinition"
     assert manifest["metadata"]["name"] == "notebookmodernizations.nbmodernizer.dev"
@@ -97,7 +102,7 @@ def test_names_scope_and_version() -> None:
 
 
 def test_printer_columns() -> None:
-    [version] = crd.crd_manifest()["spec"]["versions"]
+    [version] = the_crd()["spec"]["versions"]
     columns = [
         (c["name"], c["type"], c["jsonPath"], c.get("priority", 0))
         for c in version["additionalPrinterColumns"]
@@ -117,7 +122,7 @@ def test_printer_columns() -> None:
 
 def test_printer_columns_point_at_fields_that_exist() -> None:
     root = root_schema()
-    [version] = crd.crd_manifest()["spec"]["versions"]
+    [version] = the_crd()["spec"]["versions"]
     for column in version["additionalPrinterColumns"]:
         if column["jsonPath"].startswith(".metadata."):
             continue
@@ -486,7 +491,7 @@ def test_untyped_maps_preserve_unknown_fields_and_const_becomes_enum() -> None:
         kind: typing.Literal["Only"] = "Only"
         ratio: float | None = None
 
-    schema = crd.openapi_schema(Loose)
+    schema: dict[str, Any] = crd.openapi_schema(Loose)
     assert schema["properties"]["extra"] == {
         "type": "object",
         "x-kubernetes-preserve-unknown-fields": True,

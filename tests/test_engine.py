@@ -7,17 +7,25 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nbmodernizer.engine import fix_step, grade_revision, record_result, replay, store_execution
+from nbmodernizer.engine import (
+    FixOutcome,
+    advance,
+    fix_step,
+    grade_revision,
+    record_result,
+    replay,
+    store_execution,
+)
 from nbmodernizer.fixers import FixerChain, FixRequest
-from nbmodernizer.fixers.base import FixAttempt, FixProposal
-from nbmodernizer.loop import Execute, Finish, RequestFix, start
+from nbmodernizer.fixers.base import FixAttempt, FixProposal, Learner
+from nbmodernizer.loop import Attempt, Execute, Finish, Graded, LoopState, RequestFix, start
 from nbmodernizer.notebook import copy_notebook, serialise
 from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, FixType, Issue, Outcome
 from nbmodernizer.store import RevisionExistsError
-from nbmodernizer.store.layout import NOTEBOOK
-from nbmodernizer.store.revisions import LocalStore
+from nbmodernizer.store.layout import NOTEBOOK, OVERSIZE_MARKER, Oversized
+from nbmodernizer.store.revisions import LocalStore, read_submission
 from tests.factories import ran
 from tests.notebooks import notebook
 
@@ -51,9 +59,9 @@ def test_a_run_can_stop_anywhere_and_resume_from_the_store(store: LocalStore) ->
     nb = notebook("broken = 1 / 0")
     store_execution(store, 0, [RunOutput(nb, ran((1, "ZeroDivisionError")), None)])
     assert replay(store, 4)[1] == Execute(0)  # executed but not graded yet: grade again
-    execution, score = grade_revision(store, 0, ANSWERS, SPEC)
-    assert score.reason == "the notebook did not write submission.csv"
-    state, action = record_result(store, state, 0, execution, score)
+    graded = grade_revision(store, 0, ANSWERS, SPEC)
+    assert graded.score.reason == "the notebook did not write submission.csv"
+    state, action = record_result(store, state, 0, *graded)
     assert isinstance(action, RequestFix)
     assert replay(store, 4) == (state, action)
     # the fixer makes revision 1
@@ -62,8 +70,7 @@ def test_a_run_can_stop_anywhere_and_resume_from_the_store(store: LocalStore) ->
     assert replay(store, 4) == (outcome.state, outcome.action)
     # revision 1 reproduces
     store_execution(store, 1, [RunOutput(nb, ran(), GOOD)])
-    execution, score = grade_revision(store, 1, ANSWERS, SPEC)
-    state, action = record_result(store, outcome.state, 1, execution, score)
+    state, action = record_result(store, outcome.state, 1, *grade_revision(store, 1, ANSWERS, SPEC))
     assert isinstance(action, Finish) and action.outcome is Outcome.ERROR_FREE_REPRODUCIBLE
     replayed_state, replayed_action = replay(store, 4)
     assert replayed_action == action
@@ -95,8 +102,7 @@ def test_several_runs_are_graded_together(store: LocalStore) -> None:
         "submission-2.csv",
         "submission.csv",
     ]
-    _, score = grade_revision(store, 0, ANSWERS, spec)
-    assert score.values == [1.0, 1.0, 0.5]
+    assert grade_revision(store, 0, ANSWERS, spec).score.values == [1.0, 1.0, 0.5]
 
 
 def test_a_fix_that_changes_nothing_ends_the_loop_and_keeps_its_cost(store: LocalStore) -> None:
@@ -110,11 +116,68 @@ def test_a_fix_that_changes_nothing_ends_the_loop_and_keeps_its_cost(store: Loca
 
     state, _ = start(4)
     store_execution(store, 0, [RunOutput(notebook("x"), ran((1, "NameError")), None)])
-    execution, score = grade_revision(store, 0, ANSWERS, SPEC)
-    state, action = record_result(store, state, 0, execution, score)
+    state, action = record_result(store, state, 0, *grade_revision(store, 0, ANSWERS, SPEC))
     assert isinstance(action, RequestFix) and action.fix_type is FixType.ERROR_REPAIR
     outcome = fix_step(store, state, action, FixerChain([Spender()]), SPEC, None)
     assert isinstance(outcome.action, Finish)
     assert outcome.action.reason == "no fixer changed the notebook: spender: rejected"
     assert outcome.state.spent == CostSummary(usd=0.1, requests=2, rejected_replies=2)
     assert outcome.state.attempts[-1].diagnosis.issue is Issue.ERROR
+
+
+class Scripted:
+    """A driver whose executions arrive when the test says (as a cluster's Jobs do) and
+    whose first fix is held (as the LLM budget holds one)."""
+
+    def __init__(self, store: LocalStore) -> None:
+        self.store = store
+        self.ready: dict[int, bytes | None] = {}  # revision -> its run's submission
+        self.holds = 1
+        self.revisions: list[int] = []  # those recorded, in order
+
+    def execute(self, state: LoopState, revision: int) -> Graded | None:
+        if revision not in self.ready:
+            return None
+        errors = () if self.ready[revision] else ((1, "ZeroDivisionError"),)
+        run = RunOutput(notebook("x"), ran(*errors), self.ready[revision])
+        store_execution(self.store, revision, [run])
+        return grade_revision(self.store, revision, ANSWERS, SPEC)
+
+    def learner(self) -> Learner | None:
+        return None
+
+    def recorded(self, attempt: Attempt) -> None:
+        self.revisions.append(attempt.revision)
+
+    def fix(self, state: LoopState, request: RequestFix) -> FixOutcome | None:
+        if self.holds:
+            self.holds -= 1
+            return None
+        return fix_step(self.store, state, request, FixerChain([ChangeOneCell()]), SPEC, None)
+
+
+def test_advance_stops_where_the_driver_must_wait_and_resumes_from_the_store(
+    store: LocalStore,
+) -> None:
+    driver = Scripted(store)
+    state, action = advance(store, *start(4), driver)
+    assert action == Execute(0) and state.attempts == ()  # its Job has not ended yet
+    driver.ready[0] = None
+    state, action = advance(store, state, action, driver)
+    assert isinstance(action, RequestFix) and driver.revisions == [0]  # the fix is held
+    state, action = advance(store, *replay(store, 4), driver)  # a restarted operator
+    assert action == Execute(1) and len(state.fixes) == 1
+    driver.ready[1] = GOOD
+    state, action = advance(store, *replay(store, 4), driver)
+    assert isinstance(action, Finish) and action.outcome is Outcome.ERROR_FREE_REPRODUCIBLE
+    assert driver.revisions == [0, 1] and replay(store, 4) == (state, action)
+
+
+def test_an_older_runners_oversize_line_is_still_graded_as_oversized(store: LocalStore) -> None:
+    """Stored revisions are write-once: the stand-in line an older runner kept still reads."""
+    store_execution(store, 0, [RunOutput(notebook("x"), ran(), None)])
+    older = b"submission.csv is 3000005 bytes, more than the 1000000 allowed (max submission bytes)"
+    store.put(0, "submission.csv", OVERSIZE_MARKER + older + b"\n")
+    assert read_submission(store, 0, 0, 10**6) == Oversized(3000005)
+    score = grade_revision(store, 0, ANSWERS, SPEC).score
+    assert score.value is None and "submission.csv is 3000005 bytes, more than" in str(score.reason)

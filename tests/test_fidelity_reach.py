@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from nbmodernizer.fidelity import BLOCKING, assess
-from nbmodernizer.fidelity.cells import code_cells
 from nbmodernizer.fidelity.reach import reach_flags
+from nbmodernizer.notebook import code_cells
 from tests.notebooks import PREDICT, READ, WRITE, notebook
 
 BASE = (READ, PREDICT, WRITE)

@@ -35,7 +35,7 @@ def answers(tmp_path: Path) -> pd.DataFrame:
 
 def test_accuracy_joins_on_id_not_row_order(tmp_path: Path, answers: pd.DataFrame) -> None:
     sub = write(tmp_path / "s.csv", "id,y\n4,1\n3,0\n2,0\n1,1\n")  # shuffled; id 3 wrong
-    assert grade_submission(sub, answers, spec("accuracy")) == 0.75
+    assert grade_submission(sub.read_bytes(), answers, spec("accuracy")) == 0.75
 
 
 @pytest.mark.parametrize(
@@ -59,21 +59,21 @@ def test_regression_metrics_match_hand_computation(
     tmp_path: Path, answers: pd.DataFrame, metric: str, expected: float
 ) -> None:
     sub = write(tmp_path / "s.csv", "id,y\n1,1.5\n2,0\n3,0\n4,1\n")
-    assert grade_submission(sub, answers, spec(metric)) == pytest.approx(expected)
+    assert grade_submission(sub.read_bytes(), answers, spec(metric)) == pytest.approx(expected)
 
 
 def test_roc_auc_and_log_loss_on_probabilities(tmp_path: Path, answers: pd.DataFrame) -> None:
     sub = write(tmp_path / "s.csv", "id,y\n1,0.9\n2,0.2\n3,0.4\n4,0.8\n")
-    assert grade_submission(sub, answers, spec("roc_auc")) == 1.0
+    assert grade_submission(sub.read_bytes(), answers, spec("roc_auc")) == 1.0
     expected = -(math.log(0.9) + math.log(0.8) + math.log(0.4) + math.log(0.8)) / 4
-    assert grade_submission(sub, answers, spec("log_loss")) == pytest.approx(expected)
+    assert grade_submission(sub.read_bytes(), answers, spec("log_loss")) == pytest.approx(expected)
 
 
 def test_qwk_perfect_and_f1(tmp_path: Path, answers: pd.DataFrame) -> None:
     perfect = write(tmp_path / "p.csv", "id,y\n1,1\n2,0\n3,1\n4,1\n")
-    assert grade_submission(perfect, answers, spec("qwk")) == 1.0
+    assert grade_submission(perfect.read_bytes(), answers, spec("qwk")) == 1.0
     one_miss = write(tmp_path / "m.csv", "id,y\n1,1\n2,0\n3,0\n4,1\n")
-    assert grade_submission(one_miss, answers, spec("f1")) == pytest.approx(0.8)
+    assert grade_submission(one_miss.read_bytes(), answers, spec("f1")) == pytest.approx(0.8)
 
 
 @pytest.mark.parametrize(
@@ -90,11 +90,9 @@ def test_qwk_perfect_and_f1(tmp_path: Path, answers: pd.DataFrame) -> None:
 def test_unusable_submissions_say_why(
     tmp_path: Path, answers: pd.DataFrame, content: str | None, reason: str
 ) -> None:
-    path = tmp_path / "submission.csv"
-    if content is not None:
-        path.write_text(content)
+    submission = None if content is None else content.encode()
     with pytest.raises(SubmissionError, match=reason):
-        grade_submission(path, answers, spec("accuracy"))
+        grade_submission(submission, answers, spec("accuracy"))
 
 
 def test_answers_without_id_column(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ graded from a real store by the engine's grader."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,17 @@ from nbmodernizer.cluster.indexed import (
     parse_indexes,
     stop_message,
 )
-from nbmodernizer.engine import grade_revision, store_execution, store_run
+from nbmodernizer.engine import (
+    executed_of,
+    grade_revision,
+    load_executed,
+    load_notebook,
+    record_result,
+    replay,
+    store_execution,
+    store_run,
+)
+from nbmodernizer.loop import start
 from nbmodernizer.notebook import serialise
 from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
@@ -131,7 +142,7 @@ def test_adaptive_runs_stop_once_they_decide(store: LocalStore) -> None:
     assert "after 3 of 4 runs" in (done.score.evidence or "")
     assert stop_message("x-it-000", done).startswith("Job x-it-000 stopped after 3 run(s): ")
     again = grade_revision(store, 0, ANSWERS, spec(policy="adaptive"), None, done.score.runs)
-    assert again == (done.execution, done.score)  # grading the stored revision again agrees
+    assert again == done.graded  # grading the stored revision again agrees
 
 
 def test_a_run_that_failed_decides_at_once_and_speaks_for_the_revision(
@@ -165,6 +176,23 @@ def test_a_revision_whose_one_pod_ran_every_run_is_graded_as_before(store: Local
     """A Job of an older operator (one pod, `--runs 3`) left one execution.json for all."""
     outputs = [RunOutput(notebook("x = 1"), ran(), GOOD) for _ in range(3)]
     store_execution(store, 0, outputs)
-    execution, score = grade_revision(store, 0, ANSWERS, spec(3), None, 3)
+    execution, score, _ = grade_revision(store, 0, ANSWERS, spec(3), None, 3)
     assert score.values == [1.0, 1.0, 1.0] and score.runs == 3
     assert execution.status is ExecutionStatus.COMPLETED
+
+
+def test_the_run_that_speaks_for_the_revision_is_recorded_and_its_notebook_read(
+    store: LocalStore,
+) -> None:
+    """Run 1 raised: result.json names it, and the fixer is shown run 1's executed notebook."""
+    put_runs(store, GOOD)
+    raised = ran((1, "ValueError"), status=ExecutionStatus.FAILED)
+    store_run(store, 0, 1, RunOutput(notebook("raised = 1"), raised, GOOD))
+    done = judged(store, Arrived(2, {}, True), spec())
+    assert done is not None and done.graded.run == 1
+    state, _ = record_result(store, start(4)[0], 0, *done.graded)
+    assert json.loads(store.get(0, layout.RESULT))["run"] == 1
+    attempt = replay(store, 4)[0].attempts[0]
+    assert attempt == state.attempts[0] and executed_of(attempt) == "executed-1.ipynb"
+    executed = load_executed(store, 0, load_notebook(store, 0), executed_of(attempt))
+    assert executed.cells[1].source == "raised = 1"

@@ -91,8 +91,8 @@ def test_the_name_is_deterministic() -> None:
 def test_a_long_name_is_truncated_with_a_stable_hash() -> None:
     long_a = "a" * 200 + "-x"
     long_b = "a" * 200 + "-y"
-    name_a = build_job(resource(long_a), 7, SETTINGS)["metadata"]["name"]
-    name_b = build_job(resource(long_b), 7, SETTINGS)["metadata"]["name"]
+    name_a = job(7, name=long_a)["metadata"]["name"]
+    name_b = job(7, name=long_b)["metadata"]["name"]
     assert len(name_a) == 63 and name_a.endswith("-it-007") and DNS_LABEL.match(name_a)
     assert name_a != name_b  # the hash tells them apart
     assert name_a == job_name(long_a, 7)
@@ -121,7 +121,7 @@ def test_labels_and_namespace() -> None:
 
 
 def test_label_values_fit_for_a_long_name() -> None:
-    manifest = build_job(resource("n" * 100), 1, SETTINGS)
+    manifest = job(1, name="n" * 100)
     for value in manifest["metadata"]["labels"].values():
         assert len(value) <= 63 and LABEL_VALUE.match(value)
 
@@ -461,7 +461,7 @@ def test_granted_job_holds_no_key_only_its_grants_secret() -> None:
 def test_grants_secret_is_owned_by_its_job() -> None:
     manifest = job(settings=JobSettings(runner_image="img", s3_bucket="b"))
     manifest["metadata"]["uid"] = "job-uid"
-    secret = build_grants_secret(manifest, '{"reads": 1}', '{"writes": 1}')
+    secret: dict[str, Any] = build_grants_secret(manifest, '{"reads": 1}', '{"writes": 1}')
     assert secret["metadata"]["name"] == grants_secret_name(manifest["metadata"]["name"])
     assert secret["metadata"]["namespace"] == manifest["metadata"]["namespace"]
     owner = secret["metadata"]["ownerReferences"][0]

@@ -90,7 +90,7 @@ class Run:
         revision = len(self.state.attempts)
         self.store.put(revision, EXECUTED, self.store.get(revision, NOTEBOOK))
         self.state, self.action = record_result(
-            self.store, self.state, revision, execution, score(value), self.learner
+            self.store, self.state, revision, execution, score(value), learner=self.learner
         )
 
     def fix(self, chain: FixerChain) -> FixRecord | None:
@@ -144,7 +144,7 @@ def test_the_next_notebook_is_fixed_from_memory_for_free(tmp_path: Path, memory:
     run.executed(failed((3, 1, "AttributeError")), None)
     record = run.fix(FixerChain([MemoryFixer(memory), llm]))
     assert record is not None and record.fixer == "memory" and llm.calls == 0
-    assert record.cost_usd == 0 and record.saved_usd == 0.02
+    assert record.cost.usd == 0 and record.cost.saved_usd == 0.02
     [entry] = memory.entries()
     assert [u.model_dump() for u in record.memory_entries or []] == [
         {"entry": entry.id, "cell": 3, "lines_before": [1, 1], "lines_after": [1, 1]}

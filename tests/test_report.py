@@ -98,9 +98,7 @@ def full_status() -> ModernizationStatus:
         fixer="rules",
         summary="sklearn.cross_validation moved to sklearn.model_selection",
         changes=[CellChange(index=1, kind="modified", before="a", after="b")],
-        input_tokens=120,
-        output_tokens=45,
-        cost_usd=0.0031,
+        cost=CostSummary(usd=0.0031, input_tokens=120, output_tokens=45),
     )
     return make_status(
         [

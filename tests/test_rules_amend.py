@@ -3,12 +3,15 @@ fixer — never "no rule applies" to an error of our own making (issue #9 part 4
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
 
+from nbmodernizer.cli import main
 from nbmodernizer.engine import fix_step, grade_revision, record_result, store_execution
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import FixAttempt, FixProposal
@@ -17,18 +20,24 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule
 from nbmodernizer.loop import Finish, RequestFix, start
 from nbmodernizer.notebook import cell_changes, copy_notebook, fingerprint, serialise
 from nbmodernizer.revision import RunOutput
-from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleUse
+from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleOccurrence, RuleUse
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
 from tests.factories import ran
-from tests.notebooks import PREDICT, READ, notebook
+from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder, notebook
 from tests.test_cell_reading import modernize
 from tests.test_engine import ANSWERS, SPEC
 from tests.test_rules_fixer import request
 
-LEGACY = "import pandas as pd\nframe = pd.read_csv('t.csv')\nsub = frame.ix[:, [0, 2]]"
-AS_LOC = "import pandas as pd\nframe = pd.read_csv('t.csv')\nsub = frame.loc[:, [0, 2]]"
-AS_ILOC = "import pandas as pd\nframe = pd.read_csv('t.csv')\nsub = frame.iloc[:, [0, 2]]"
+# `pd.read_pickle`: the columns' labels are unknown, so `.ix[:, [0, 2]]` is undecided
+LEGACY = "import pandas as pd\nframe = pd.read_pickle('t.pkl')\nsub = frame.ix[:, [0, 2]]"
+AS_LOC = "import pandas as pd\nframe = pd.read_pickle('t.pkl')\nsub = frame.loc[:, [0, 2]]"
+AS_ILOC = "import pandas as pd\nframe = pd.read_pickle('t.pkl')\nsub = frame.iloc[:, [0, 2]]"
+IX = "pandas.ix-indexer"
+
+
+def at(cell: int, *spans: tuple[int, int, int]) -> list[RuleOccurrence]:
+    return [RuleOccurrence(cell=cell, line=line, start=s, end=e) for line, s, e in spans]
 
 
 def raised(cell: int, line: int, ename: str = "KeyError") -> CellError:
@@ -56,7 +65,7 @@ def test_the_rules_record_which_rule_changed_which_cells() -> None:
     attempt = RulesFixer(all_rules()).propose(request(notebook(LEGACY), (1, "AttributeError")))
     assert attempt.proposal is not None
     assert attempt.proposal.notebook.cells[1].source == AS_LOC
-    assert attempt.proposal.rules == (RuleUse(rule="pandas.ix-indexer", cells=[1]),)
+    assert attempt.proposal.rules == (RuleUse(rule=IX, cells=[1], occurrences=at(1, (3, 12, 15))),)
 
 
 def test_a_rewrite_that_raises_at_its_own_line_gets_the_rules_other_reading() -> None:
@@ -66,8 +75,9 @@ def test_a_rewrite_that_raises_at_its_own_line_gets_the_rules_other_reading() ->
     attempt = RulesFixer(all_rules()).propose(after_rules(notebook(AS_LOC), raised(1, 3), fix))
     assert attempt.proposal is not None
     assert attempt.proposal.notebook.cells[1].source == AS_ILOC
+    # a record made before occurrences were kept reads as before
     assert attempt.proposal.rules == (
-        RuleUse(rule="pandas.ix-indexer", cells=[1], action="alternative"),
+        RuleUse(rule=IX, cells=[1], action="alternative", occurrences=at(1, (3, 12, 16))),
     )
     assert "KeyError at cell 1 line 3, a line rule pandas.ix-indexer wrote" in (
         attempt.proposal.summary
@@ -92,6 +102,96 @@ def test_an_error_at_a_line_no_rule_wrote_is_answered_as_usual() -> None:
     )
     attempt = RulesFixer(all_rules()).propose(after_rules(notebook(AS_LOC), raised(1, 2), fix))
     assert attempt.proposal is None and attempt.note == "no rule applies"
+
+
+# `train` is read in another cell: lines 2 and 3 are undecided (`.loc`, `.iloc` where `.loc`
+# raises), line 4 holds a label (`.loc` either way). Line 2 meant positions, line 3 a label.
+MIXED = (
+    "target = 'target'\n"
+    "X = train.ix[:, 1:-1]\n"
+    "y = train.ix[:, target]\n"
+    "labels = train.ix[:, 'target']"
+)
+READ_TRAIN = "import pandas as pd\ntrain = pd.read_pickle('train.pkl')"
+
+
+def rules_round(nb: Any, error: tuple[int, str]) -> tuple[Any, FixRecord]:
+    attempt = RulesFixer(all_rules()).propose(request(nb, error))
+    assert attempt.proposal is not None
+    return attempt.proposal.notebook, made_by_rules(
+        nb, attempt.proposal.notebook, *attempt.proposal.rules
+    )
+
+
+def amend_round(nb: Any, error: CellError, *fixes: FixRecord) -> tuple[Any, FixRecord]:
+    attempt = RulesFixer(all_rules()).propose(after_rules(nb, error, *fixes))
+    assert attempt.proposal is not None, attempt.note
+    changed = attempt.proposal.notebook
+    fix = fixes[-1].model_copy(
+        update={
+            "iteration": fixes[-1].iteration + 1,
+            "changes": cell_changes(nb, changed),
+            "rules": list(attempt.proposal.rules),
+        }
+    )
+    return changed, fix
+
+
+def test_only_the_occurrence_on_the_line_that_raised_gets_the_other_reading() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    assert first.cells[2].source == MIXED.replace(".ix[", ".loc[")
+    assert fix.rules == [
+        RuleUse(rule=IX, cells=[2], occurrences=at(2, (2, 10, 13), (3, 10, 13), (4, 15, 18)))
+    ]
+    second, amend = amend_round(first, raised(2, 2, "TypeError"), fix)
+    assert second.cells[2].source == (
+        "target = 'target'\n"
+        "X = train.iloc[:, 1:-1]\n"
+        "y = train.loc[:, target]\n"
+        "labels = train.loc[:, 'target']"
+    )
+    assert amend.rules == [
+        RuleUse(rule=IX, cells=[2], occurrences=at(2, (3, 10, 13), (4, 15, 18))),
+        RuleUse(rule=IX, cells=[2], action="alternative", occurrences=at(2, (2, 10, 14))),
+    ]
+
+
+def test_a_second_occurrence_that_raises_later_joins_the_first() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    second, amend = amend_round(first, raised(2, 2, "TypeError"), fix)
+    # were line 3 positions too, it would raise next: redone from the legacy cell, both flip
+    third, again = amend_round(second, raised(2, 3), fix, amend)
+    assert third.cells[2].source == (
+        "target = 'target'\n"
+        "X = train.iloc[:, 1:-1]\n"
+        "y = train.iloc[:, target]\n"
+        "labels = train.loc[:, 'target']"
+    )
+    assert again.rules == [
+        RuleUse(rule=IX, cells=[2], occurrences=at(2, (4, 15, 18))),
+        RuleUse(
+            rule=IX, cells=[2], action="alternative", occurrences=at(2, (2, 10, 14), (3, 10, 14))
+        ),
+    ]
+
+
+def test_an_occurrence_the_key_decided_has_no_other_reading() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    attempt = RulesFixer(all_rules()).propose(after_rules(first, raised(2, 4), fix))
+    assert attempt.proposal is None and attempt.note is not None
+    assert "line 4, a line rule pandas.ix-indexer wrote" in attempt.note
+    assert "no other reading" in attempt.note
+
+
+def test_an_occurrence_whose_other_reading_raised_too_is_the_next_fixers() -> None:
+    first, fix = rules_round(notebook(READ_TRAIN, MIXED), (2, "AttributeError"))
+    second, amend = amend_round(first, raised(2, 2, "TypeError"), fix)
+    attempt = RulesFixer(all_rules()).propose(after_rules(second, raised(2, 2), fix, amend))
+    assert attempt.proposal is None and attempt.note is not None
+    assert (
+        "line 2, a line rule pandas.ix-indexer wrote" in attempt.note
+        and "next fixer" in attempt.note
+    )
 
 
 def silent_rule() -> Rule:
@@ -166,8 +266,9 @@ def test_the_loop_stops_a_fixer_that_proposes_a_revision_it_already_made(tmp_pat
     state, action = start(16)
     for revision in (0, 1):
         store_execution(store, revision, [RunOutput(notebook("x"), ran((1, "E")), None)])
-        execution, score = grade_revision(store, revision, ANSWERS, SPEC)
-        state, action = record_result(store, state, revision, execution, score)
+        state, action = record_result(
+            store, state, revision, *grade_revision(store, revision, ANSWERS, SPEC)
+        )
         assert isinstance(action, RequestFix)
         outcome = fix_step(store, state, action, chain, SPEC, None)
         state, action = outcome.state, outcome.action
@@ -189,8 +290,9 @@ def test_a_rewrite_wrong_for_the_data_is_replaced_by_its_other_reading_on_a_kern
     assert code == 0, report["message"]
     assert report["outcome"] == "ErrorFreeReproducible"
     assert [r["issue"] for r in report["revisions"]] == ["Error", "Error", "Reproducible"]
+    occurrence = {"cell": 3, "line": 1, "start": 11, "end": 15}
     assert report["fixes"][1]["rules"] == [
-        {"rule": "pandas.ix-indexer", "cells": [3], "action": "alternative"}
+        {"rule": IX, "cells": [3], "action": "alternative", "occurrences": [occurrence]}
     ]
     assert final.cells[3].source.startswith("sub = test.iloc[:, [0, 2]]")
 
@@ -201,7 +303,70 @@ def test_a_rewrite_wrong_both_ways_is_left_to_the_next_fixer_on_a_kernel(tmp_pat
     legacy = "first = test.set_index('id').ix[0, 'x']\ntest[['id', 'y']].to_csv('submission.csv')"
     code, report, _ = modernize(tmp_path, READ, PREDICT, legacy, fix={"maxIterations": 16})
     assert code != 0 and report["outcome"] == "ErrorNonReproducible"
-    assert len(report["revisions"]) == 3
+    # the key holds a label: `.iloc` is no reading of it, so it is not tried
+    assert len(report["revisions"]) == 2
     reason = report["stopReason"]
     assert "no rule applies" not in reason
     assert "rule pandas.ix-indexer wrote" in reason and "next fixer" in reason
+
+
+# `.ix[:, 1:-1]` took the columns between the id and the target by position
+TRAIN = "id,x,target\n1,0.3,1\n2,-0.5,0\n3,1.2,1\n4,-2.0,0\n"
+READ_BOTH = (
+    "import pandas as pd\n"
+    "train = pd.read_csv('../input/train.csv')\n"
+    "test = pd.read_csv('../input/test.csv')"
+)
+THRESHOLD = "threshold = X[y == 1]['x'].min()\ntest['y'] = (test['x'] >= threshold).astype(int)"
+
+
+def modernize_with_train(root: Path, *sources: str) -> tuple[int, dict[str, Any], Any]:
+    spec = kaggle_folder(root, *sources, WRITE)
+    (root / "input" / "train.csv").write_text(TRAIN)
+    code = main(["modernize", str(spec), "--out", str(root / "out")])
+    report = json.loads((root / "out" / "report.json").read_text())
+    return code, report, nbformat.read(root / "out" / "final.ipynb", as_version=4)
+
+
+@pytest.mark.kernel
+def test_positions_and_a_label_in_one_cell_are_reproduced_by_the_rules_on_a_kernel(
+    tmp_path: Path,
+) -> None:
+    legacy = f"{READ_BOTH}\nX, y = train.ix[:, 1:-1], train.ix[:, 'target']\n{THRESHOLD}"
+    code, report, final = modernize_with_train(tmp_path, legacy)
+    assert code == 0, report["message"]
+    assert report["outcome"] == "ErrorFreeReproducible"
+    assert [r["issue"] for r in report["revisions"]] == ["Error", "Reproducible"]
+    assert final.cells[1].source.splitlines()[3] == (
+        "X, y = train.iloc[:, 1:-1], train.loc[:, 'target']"
+    )
+    occurrences = [{"cell": 1, "line": 4, "start": s, "end": e} for s, e in ((13, 17), (34, 37))]
+    assert report["fixes"][0]["rules"] == [
+        {"rule": IX, "cells": [1], "action": "applied", "occurrences": occurrences}
+    ]
+
+
+@pytest.mark.kernel
+def test_an_undecided_occurrence_is_amended_alone_on_a_kernel(tmp_path: Path) -> None:
+    # `train` is read in another cell: lines 2 and 3 are undecided, line 4 holds a label;
+    # `.iloc` for both undecided lines would fail at line 3 (a label in a variable)
+    mixed = (
+        "target = 'target'\n"
+        "X = train.ix[:, 1:-1]\n"
+        "y = train.ix[:, target]\n"
+        "assert (train.ix[:, 'target'] == y).all()\n"
+        f"{THRESHOLD}"
+    )
+    code, report, final = modernize_with_train(tmp_path, READ_BOTH, mixed)
+    assert code == 0, report["message"]
+    assert report["outcome"] == "ErrorFreeReproducible"
+    assert [r["issue"] for r in report["revisions"]] == ["Error", "Error", "Reproducible"]
+    assert final.cells[2].source.splitlines()[1:4] == [
+        "X = train.iloc[:, 1:-1]",
+        "y = train.loc[:, target]",
+        "assert (train.loc[:, 'target'] == y).all()",
+    ]
+    amended = report["fixes"][1]
+    assert "TypeError at cell 2 line 2, a line rule pandas.ix-indexer wrote" in amended["summary"]
+    lines = [(use["action"], [o["line"] for o in use["occurrences"]]) for use in amended["rules"]]
+    assert lines == [("applied", [3, 4]), ("alternative", [2])]

@@ -13,6 +13,7 @@ from nbmodernizer.fixers.rules.batch import would_change
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.fixer import KIND_ORDER, rewrite_cell
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, cst_rewrite
+from nbmodernizer.notebook import code_cells
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 RULES = all_rules()
@@ -33,9 +34,7 @@ def sources() -> list[str]:
         e.after for r in RULES for e in r.examples
     ]
     for path in sorted(EXAMPLES.glob("*/**/*.ipynb")):
-        found += [
-            c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"
-        ]
+        found += [c.source for c in code_cells(nbformat.read(path, as_version=4))]
     return found
 
 

@@ -341,3 +341,33 @@ def test_probes_run_once_per_process(tmp_path: Path) -> None:
         object.__setattr__(rule, "gone", probe)
     scanner.scan(read(path))
     assert probes_run() == evaluated + 1  # the second scan evaluated nothing new
+
+
+def test_a_code_cell_whose_source_is_null_is_read_as_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Real notebooks hold `"source": null` (issue #19); nbformat reads it as None."""
+    nb = notebook("", "import numpy as np\nx = np.zeros(3, dtype=np.float)")
+    document = json.loads(nbformat.writes(nb))
+    document["cells"][1]["source"] = None
+    path = tmp_path / "null.ipynb"
+    path.write_text(json.dumps(document))
+    source = read(path)
+    assert [(source.number(c), c.index, c.source) for c in source.cells] == [
+        (2, 1, ""),
+        (3, 2, "import numpy as np\nx = np.zeros(3, dtype=np.float)"),
+    ]
+    code, out, _ = run(capsys, "scan", "--format", "json", "--select", "numpy", str(path))
+    assert code == 1
+    assert [(f["cell"], f["line"], f["rule"]) for f in json.loads(out)] == [
+        (3, 2, "numpy.builtin-type-aliases")
+    ]
+
+
+def test_a_py_file_is_one_cell_without_a_number(tmp_path: Path) -> None:
+    path = tmp_path / "script.py"
+    path.write_text("import os\n")
+    source = read(path)
+    assert [(source.number(c), c.index, c.source) for c in source.cells] == [
+        (None, 0, "import os\n")
+    ]

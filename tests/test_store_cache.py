@@ -85,8 +85,7 @@ def test_replay_through_the_cache_reads_each_file_once(s3_bucket: S3Bucket) -> N
     store_execution(
         inner, 0, [RunOutput(notebook("broken = 1 / 0"), ran((1, "ZeroDivision")), None)]
     )
-    execution, score = grade_revision(inner, 0, ANSWERS, SPEC)
-    state, action = record_result(inner, state, 0, execution, score)
+    state, action = record_result(inner, state, 0, *grade_revision(inner, 0, ANSWERS, SPEC))
     assert isinstance(action, RequestFix)
     fixed = fix_step(inner, state, action, FixerChain([ChangeOneCell()]), SPEC, None)
     assert fixed.action == Execute(1)  # revision 1 stored, not executed yet
@@ -106,7 +105,7 @@ def test_what_a_runner_wrote_is_read_in_one_bounded_request(s3_bucket: S3Bucket)
     store = CountingStore(s3_bucket.uri("ns/graded"))
     good = RunOutput(notebook("x = 1"), ran(), b"id,y\n1,1\n2,0\n")
     store_execution(store, 0, [good])
-    _, score = grade_revision(store, 0, ANSWERS, SPEC)
+    score = grade_revision(store, 0, ANSWERS, SPEC).score
     assert score.reproduced and store.calls == {"get_at_most": 2}
-    assert store.get_at_most(0, "submission.csv", 4) == len(good.submission or b"")
+    assert store.get_at_most(0, "submission.csv", 4) == len(b"id,y\n1,1\n2,0\n")
     assert store.get_at_most(0, "absent.csv", 4) is None

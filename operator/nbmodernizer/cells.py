@@ -28,9 +28,10 @@ PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "p
 
 _LINE = re.compile(r"^(?P<indent>[ \t]*)(?P<body>(?:%|!|[A-Za-z_][\w.]*\s*=\s*[!%]).*)$")
 _HELP = re.compile(r"^(?P<indent>[ \t]*)(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})[ \t]*$")
-_PLACEHOLDER = "pass  # __nbmodernizer_masked_{}__"
+_MASK_COMMENT = "# __nbmodernizer_masked_{}__"  # N: the masked line's place in `originals`
+_PLACEHOLDER = "pass  " + _MASK_COMMENT
 _CELL_MAGIC_SUFFIX = " (cell magic)"
-_MASKED = re.compile(r"# __nbmodernizer_masked_(\d+)__")
+_MASKED = re.compile(re.escape(_MASK_COMMENT).replace(r"\{\}", r"(\d+)"))
 
 _PY2_PRINT = re.compile(r"^([ \t]*)print(?:[ \t]+([^\s(=.,;#].*?))?[ \t]*$", re.M)
 _PY2_PRINT_TO = re.compile(r">>\s*([^,]+),\s*(.*)")
@@ -90,6 +91,11 @@ def unmask(code: str, originals: list[str]) -> str:
         if found:
             lines[index] = originals[int(found.group(1))]
     return "\n".join(lines)
+
+
+def is_mask_comment(comment: str) -> bool:
+    """Whether a comment is a masked line's placeholder comment (`# __nbmodernizer_masked_N__`)."""
+    return _MASKED.match(comment) is not None
 
 
 def is_masked_cell_magic(line: str) -> bool:

@@ -4,6 +4,10 @@ Every step reads what it needs from the store and writes what it learnt there be
 loop moves on, so a driver that stops at any point can `replay` the store and continue: the
 local CLI runs the steps in one process; the operator runs them across Job completions and
 restarts. What the store holds per revision, who writes it and when: `nbmodernizer.store`.
+
+`advance` is the loop both drivers run: it takes the loop from a state to its Finish, or to
+the point where it must wait, asking a `Driver` (`local._InProcess`, `cluster.reconcile.
+_InCluster`) only how to execute a revision and how to fix one.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 import pandas as pd
 
@@ -18,11 +23,15 @@ from nbmodernizer.execute import bounded_execution
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import Learner
-from nbmodernizer.grade import SubmissionLimits, score_runs
+from nbmodernizer.grade import SubmissionLimits, grade_runs, score_runs
 from nbmodernizer.loop import (
     Action,
+    Attempt,
+    Execute,
     Executed,
+    Finish,
     Fixed,
+    Graded,
     LoopState,
     NotFixed,
     RequestFix,
@@ -37,7 +46,7 @@ from nbmodernizer.notebook import (
     parse_notebook,
     serialise,
 )
-from nbmodernizer.revision import RunOutput, grade_runs, representative, representative_index
+from nbmodernizer.revision import RunOutput, representative, representative_index
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, FixRecord, ScoreResult
 from nbmodernizer.store.layout import (
@@ -46,7 +55,6 @@ from nbmodernizer.store.layout import (
     NOTEBOOK,
     executed_name,
     execution_name,
-    submission_name,
 )
 from nbmodernizer.store.revisions import (
     RevisionStore,
@@ -58,6 +66,7 @@ from nbmodernizer.store.revisions import (
     write_execution,
     write_fix,
     write_result,
+    write_submission,
 )
 
 MAX_EXECUTION_BYTES = 16 * 2**20  # execution.json: facts, not outputs
@@ -70,7 +79,7 @@ def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput
     store.put(revision, EXECUTED, serialise(representative(outputs).executed))
     for run, output in enumerate(outputs):
         if output.submission is not None:
-            store.put(revision, submission_name(run), output.submission)
+            write_submission(store, revision, run, output.submission)
     write_execution(store, revision, [output.execution for output in outputs])
 
 
@@ -79,7 +88,7 @@ def store_run(store: RevisionStore, revision: int, run: int, output: RunOutput) 
     (`layout.run_output_names`), its execution facts last. Run 0's are `store_execution`'s."""
     store.put(revision, executed_name(run), serialise(output.executed))
     if output.submission is not None:
-        store.put(revision, submission_name(run), output.submission)
+        write_submission(store, revision, run, output.submission)
     write_execution(store, revision, [output.execution], execution_name(run))
 
 
@@ -137,9 +146,9 @@ def grade_revision(
     limits: SubmissionLimits | None = None,
     count: int | None = None,
     failed: Mapping[int, ExecutionResult] | None = None,
-) -> tuple[ExecutionResult, ScoreResult]:
-    """The representative execution and the score of a revision whose runs are stored
-    (`count`, `failed`: as `stored_runs`; with a count the score says how many runs it used).
+) -> Graded:
+    """The representative run and the score of a revision whose runs are stored (`count`,
+    `failed`: as `stored_runs`; with a count the score says how many runs it used).
 
     What an executor stored is untrusted: only the names a runner may write are read (at most
     `score.runs` runs, `submission[-N].csv` for N below that), each submission's size is
@@ -152,17 +161,18 @@ def grade_revision(
         execution = ExecutionResult(
             status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure
         )
-        return execution, score_runs([], failure, spec.score)
+        return Graded(execution, score_runs([], failure, spec.score))
     submissions = [
         None
         if failed is not None and run in failed
         else read_submission(store, revision, run, limits.max_bytes)
         for run in range(len(runs))
     ]
-    score = grade_runs(submissions, answers, spec, limits)
+    score = grade_runs(submissions, answers, spec.score, limits)
     if count is not None:
         score = score.model_copy(update={"runs": len(runs)})
-    return runs[representative_index(runs)], score
+    run = representative_index(runs)
+    return Graded(runs[run], score, run)
 
 
 def record_result(
@@ -171,12 +181,15 @@ def record_result(
     revision: int,
     execution: ExecutionResult,
     score: ScoreResult,
+    run: int = 0,
     learner: Learner | None = None,
 ) -> tuple[LoopState, Action]:
-    state, action = step(state, Executed(revision, execution, score))
+    """Step the loop with a graded revision (`Graded`'s fields) and store its result.json."""
+    state, action = step(state, Executed(revision, execution, score, run))
     if learner is not None:  # before result.json: a repeated step learns again, idempotently
         learner.after_execution(store, state)
-    write_result(store, revision, StoredResult(execution, score, state.attempts[-1].diagnosis))
+    diagnosis = state.attempts[-1].diagnosis
+    write_result(store, revision, StoredResult(execution, score, diagnosis, run))
     return state, action
 
 
@@ -192,7 +205,8 @@ def replay(store: RevisionStore, max_iterations: int) -> tuple[LoopState, Action
         result = read_result(store, revision)
         if result is None:
             break
-        state, action = step(state, Executed(revision, result.execution, result.score))
+        executed = Executed(revision, result.execution, result.score, result.run)
+        state, action = step(state, executed)
     return state, action
 
 
@@ -222,17 +236,11 @@ def _tried(store: RevisionStore, revision: int, source: Notebook) -> dict[str, i
     return tried
 
 
-def executed_of(
-    store: RevisionStore, revision: int, spec: ModernizationSpec, runs: int | None
-) -> str:
-    """The executed notebook of the run that speaks for the revision: `executed.ipynb`, or
-    with runs stored one by one (`runs`: ScoreResult.runs) the representative run's own."""
-    if runs is None:
-        return EXECUTED
-    try:
-        return executed_name(representative_index(stored_runs(store, revision, spec, runs)))
-    except (ValueError, KeyError, TypeError):
-        return EXECUTED
+def executed_of(attempt: Attempt) -> str:
+    """The executed notebook of the run that speaks for the revision: `executed.ipynb` (the
+    executor kept the representative's), or with runs stored one by one (`score.runs`: an
+    Indexed Job) the representative run's own."""
+    return EXECUTED if attempt.score.runs is None else executed_name(attempt.run)
 
 
 @dataclass(frozen=True)
@@ -260,7 +268,7 @@ def fix_step(
             store,
             action.revision,
             source,
-            executed_of(store, action.revision, spec, attempt.score.runs),
+            executed_of(attempt),
         ),
         execution=attempt.execution,
         score=attempt.score,
@@ -279,31 +287,63 @@ def fix_step(
         reason = "; ".join(result.notes) or "no fixers configured"
         state, next_action = step(state, NotFixed(reason, result.spent))
         return FixOutcome(state, next_action, None, result.notes)
-    spent = result.spent
-    record = FixRecord(
+    record = FixRecord.of(
+        result.proposal,
         iteration=action.next_revision,
         issue=action.issue,
         type=action.fix_type,
         fixer=result.fixer,
-        summary=result.proposal.summary,
         changes=cell_changes(source, result.proposal.notebook),
-        input_tokens=spent.input_tokens,
-        output_tokens=spent.output_tokens,
-        cost_usd=spent.usd,
-        requests=spent.requests,
-        rejected_replies=spent.rejected_replies,
-        estimated_replies=spent.estimated_replies,
-        mode=result.proposal.mode,
+        spent=result.spent,
         fidelity=assess(
             load_notebook(store, 0),
             result.proposal.notebook,
             PurePosixPath(spec.score.answers).name or None,
         ),
-        memory_entries=list(result.proposal.memory) or None,
-        saved_usd=result.proposal.saved_usd or None,
-        rules=list(result.proposal.rules) or None,
     )
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     write_fix(store, record)
     state, next_action = step(state, Fixed(record))
     return FixOutcome(state, next_action, record, result.notes)
+
+
+class Driver(Protocol):
+    """How one place runs the loop: how it executes a revision and how it fixes one.
+    `advance` decides which to do, and when; a driver answers None where it must wait."""
+
+    def execute(self, state: LoopState, revision: int) -> Graded | None:
+        """The graded runs of `revision`, or None while they are under way."""
+        ...
+
+    def learner(self) -> Learner | None:
+        """What learns from each executed fix (the fix memory), if anything."""
+        ...
+
+    def recorded(self, attempt: Attempt) -> None:
+        """The revision's result is stored (report it: progress, events, metrics)."""
+        ...
+
+    def fix(self, state: LoopState, request: RequestFix) -> FixOutcome | None:
+        """`fix_step` as this driver runs it (its chain, its inputs); None: not now."""
+        ...
+
+
+def advance(
+    store: RevisionStore, state: LoopState, action: Action, driver: Driver
+) -> tuple[LoopState, Action]:
+    """Take the loop from `action` to its Finish, or to the first Execute or RequestFix that
+    the driver cannot answer yet (the action returned then is the one to wait for)."""
+    while not isinstance(action, Finish):
+        if isinstance(action, Execute):
+            graded = driver.execute(state, action.revision)
+            if graded is None:
+                break
+            learner = driver.learner() if action.revision > 0 else None  # revision 0: no fix
+            state, action = record_result(store, state, action.revision, *graded, learner)
+            driver.recorded(state.attempts[-1])
+        else:
+            fixed = driver.fix(state, action)
+            if fixed is None:
+                break
+            state, action = fixed.state, fixed.action
+    return state, action

@@ -12,7 +12,7 @@ from pathlib import Path
 from IPython.core.inputtransformer2 import TransformerManager
 
 from nbmodernizer import cells
-from nbmodernizer.notebook import Notebook, code_cell_indices
+from nbmodernizer.notebook import Notebook, code_cells
 from nbmodernizer.status import InputFile
 
 MAX_INPUT_FILES = 30
@@ -25,7 +25,7 @@ def python_source(cell_source: str) -> str:
 
 def imported_modules(notebook: Notebook) -> set[str]:
     """Top-level module names the notebook's code cells import."""
-    return cells.imported_modules(notebook.cells[i].source for i in code_cell_indices(notebook))
+    return cells.imported_modules(cell.source for cell in code_cells(notebook))
 
 
 @cache

@@ -82,3 +82,10 @@ def weigh(values: list[float], spec: ScoreSpec) -> Evidence:
     if high < band_low or low > band_high:
         return Evidence(True, True, False, f"{shown} lies outside {where}")
     return Evidence(False, False, None, f"{shown} overlaps {where}")
+
+
+def decide(runs: int, failed: bool, values: list[float], spec: ScoreSpec) -> bool:
+    """Whether the `runs` runs so far decide the revision, for both drivers: one of them went
+    wrong (`failed`: it did not complete, or its submission cannot be graded), all of
+    `score.runs` have run, or `weigh` says the scores of those graded (`values`) are enough."""
+    return failed or runs >= spec.runs or weigh(values, spec).enough

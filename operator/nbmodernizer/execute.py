@@ -27,7 +27,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from nbmodernizer.environment import imported_packages, input_files, visible_gpus
-from nbmodernizer.notebook import Notebook, code_cell_indices
+from nbmodernizer.notebook import Notebook, as_node, code_cells
 from nbmodernizer.remotekernel import remote_kernel_manager, reported_gpus
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 
@@ -184,14 +184,17 @@ def bounded_execution(result: ExecutionResult) -> ExecutionResult:
 
 def cell_errors(notebook: Notebook) -> list[CellError]:
     errors: list[CellError] = []
-    for index, cell in enumerate(notebook.cells):
-        for output in cell.get("outputs", []):
+    for code in code_cells(notebook):
+        for output in notebook.cells[code.index].outputs:
             if output.get("output_type") == "error":
+                traceback = output.get("traceback")
                 error = CellError(
-                    cell_index=index,
+                    cell_index=code.index,
                     ename=str(output.get("ename", "")),
                     evalue=str(output.get("evalue", "")),
-                    traceback=[str(line) for line in output.get("traceback", [])],
+                    traceback=[str(line) for line in traceback]
+                    if isinstance(traceback, list)
+                    else [],
                 )
                 errors.append(bounded_error(error))
     return errors[:MAX_CELL_ERRORS]
@@ -343,8 +346,8 @@ class _Run:
             raise RuntimeError(f"could not set up Kaggle path mapping: {reply['content']}")
 
     async def _run_cells(self) -> None:
-        indices = code_cell_indices(self.notebook)
-        self.client.nb = self.notebook
+        indices = [cell.index for cell in code_cells(self.notebook)]
+        self.client.nb = as_node(self.notebook)
         for position, index in enumerate(indices):
             remaining = self.deadline_seconds - self.elapsed()
             if remaining <= 0:
@@ -354,7 +357,7 @@ class _Run:
             if self.progress is not None:
                 self.progress(position, len(indices), self.elapsed())
             try:
-                await self.client.async_execute_cell(self.notebook.cells[index], index)
+                await self.client.async_execute_cell(as_node(self.notebook.cells[index]), index)
             except CellTimeoutError:
                 self._time_out(index)
                 return
@@ -372,18 +375,23 @@ class _Run:
             return reported_gpus(self.folder.kernels)
         return visible_gpus()
 
+    def _python_version(self) -> str:
+        """The kernel's, as nbclient recorded it in the notebook's language_info; else ours."""
+        language = self.notebook.metadata.get("language_info")
+        version = language.get("version") if isinstance(language, Mapping) else None
+        return version if isinstance(version, str) and version else sys.version.split()[0]
+
     def result(self) -> ExecutionResult:
-        language = self.notebook.metadata.get("language_info", {})
         inputs, inputs_total = input_files(self.folder.input)
         return ExecutionResult(
             status=self.status,
             duration_seconds=round(self.elapsed(), 3),
-            cells_total=len(code_cell_indices(self.notebook)),
+            cells_total=len(code_cells(self.notebook)),
             cells_executed=self.executed,
             cell_errors=cell_errors(self.notebook),
             failure=self.failure,
             timed_out_cell=self.timed_out_cell,
-            python_version=language.get("version") or sys.version.split()[0],
+            python_version=self._python_version(),
             packages=imported_packages(self.notebook),
             gpus=self._gpus(),
             inputs=inputs,

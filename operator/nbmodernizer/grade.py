@@ -10,6 +10,7 @@ A score reproduces the target s_t when
 from __future__ import annotations
 
 import importlib
+import io
 import math
 import threading
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import pandas as pd
 from nbmodernizer.evidence import weigh
 from nbmodernizer.spec import Metric, ScoreSpec
 from nbmodernizer.status import ScoreResult
-from nbmodernizer.store.layout import OVERSIZE_MARKER
+from nbmodernizer.store.layout import Oversized
 
 HIGHER_IS_BETTER = {
     Metric.ACCURACY: True,
@@ -49,7 +50,6 @@ class SubmissionError(Exception):
 # (rows, counted by streaming its line ends). Larger ones are an Error with that reason.
 DEFAULT_MAX_SUBMISSION_BYTES = 200 * 10**6
 DEFAULT_MAX_SUBMISSION_ROWS = 10_000_000
-_CHUNK = 2**20
 MAX_HEADER_BYTES = 2**20
 MAX_SUBMISSION_COLUMNS = 10_000
 
@@ -66,46 +66,36 @@ def oversize_reason(name: str, size: int, limits: SubmissionLimits) -> str:
     )
 
 
-def oversize_stand_in(name: str, size: int, limits: SubmissionLimits) -> bytes:
-    """What is kept of a submission larger than the limit: a line that says so."""
-    return OVERSIZE_MARKER + oversize_reason(name, size, limits).encode() + b"\n"
+# What a run wrote as its submission: its bytes, the size of one too large to read, or None.
+Submission = bytes | Oversized | None
 
 
-def read_submission_file(path: Path, limits: SubmissionLimits) -> bytes | None:
-    """A submission's bytes, without reading one past the size limit (its stand-in then);
-    None when there is none."""
+def read_submission_file(path: Path, limits: SubmissionLimits) -> Submission:
+    """A submission's bytes, without reading one past the size limit (its size then); None
+    when there is none."""
     if not path.is_file():
         return None
     size = path.stat().st_size
     if size > limits.max_bytes:
-        return oversize_stand_in(path.name, size, limits)
+        return Oversized(size)
     with path.open("rb") as handle:
         return handle.read(limits.max_bytes + 1)
 
 
-def _check_bounds(submission: Path, spec: ScoreSpec, limits: SubmissionLimits) -> None:
-    size = submission.stat().st_size
-    if size > limits.max_bytes:
-        raise SubmissionError(oversize_reason(spec.submission, size, limits))
-    lines = 0
-    with submission.open("rb") as handle:
-        head = handle.read(len(OVERSIZE_MARKER))
-        if head == OVERSIZE_MARKER:
-            raise SubmissionError(handle.read(_CHUNK).decode(errors="replace").strip())
-        handle.seek(0)
-        header = handle.readline(MAX_HEADER_BYTES + 1)
-        if len(header) > MAX_HEADER_BYTES or header.count(b",") >= MAX_SUBMISSION_COLUMNS:
-            raise SubmissionError(
-                f"{spec.submission}'s header is longer than {MAX_HEADER_BYTES} bytes or has "
-                f"more than {MAX_SUBMISSION_COLUMNS} columns"
-            )
-        handle.seek(0)
-        while chunk := handle.read(_CHUNK):
-            lines += chunk.count(b"\n")
-            if lines > limits.max_rows + 1:  # + the header
-                raise SubmissionError(
-                    f"{spec.submission} has more than {limits.max_rows} rows (max submission rows)"
-                )
+def _check_bounds(data: bytes, spec: ScoreSpec, limits: SubmissionLimits) -> None:
+    if len(data) > limits.max_bytes:
+        raise SubmissionError(oversize_reason(spec.submission, len(data), limits))
+    header_end = data.find(b"\n", 0, MAX_HEADER_BYTES + 1)
+    header = data[: MAX_HEADER_BYTES + 1] if header_end < 0 else data[:header_end]
+    if len(header) > MAX_HEADER_BYTES or header.count(b",") >= MAX_SUBMISSION_COLUMNS:
+        raise SubmissionError(
+            f"{spec.submission}'s header is longer than {MAX_HEADER_BYTES} bytes or has "
+            f"more than {MAX_SUBMISSION_COLUMNS} columns"
+        )
+    if data.count(b"\n") > limits.max_rows + 1:  # + the header
+        raise SubmissionError(
+            f"{spec.submission} has more than {limits.max_rows} rows (max submission rows)"
+        )
 
 
 def load_answers(path: Path, id_column: str) -> pd.DataFrame:
@@ -182,17 +172,20 @@ def compute_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame) -
 
 
 def grade_submission(
-    submission: Path,
+    submission: Submission,
     answers: pd.DataFrame,
     spec: ScoreSpec,
     limits: SubmissionLimits | None = None,
 ) -> float:
-    """Score one submission file; SubmissionError says why it cannot be scored."""
-    if not submission.is_file():
+    """Score one submission; SubmissionError says why it cannot be scored."""
+    limits = limits or SubmissionLimits()
+    if submission is None:
         raise SubmissionError(f"the notebook did not write {spec.submission}")
-    _check_bounds(submission, spec, limits or SubmissionLimits())
+    if isinstance(submission, Oversized):
+        raise SubmissionError(oversize_reason(spec.submission, submission.size, limits))
+    _check_bounds(submission, spec, limits)
     try:
-        submitted = pd.read_csv(submission)
+        submitted = pd.read_csv(io.BytesIO(submission))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise SubmissionError(f"{spec.submission} is not a readable CSV: {error}") from None
     id_column = spec.id_column
@@ -249,6 +242,23 @@ def reproducibility(values: list[float], spec: ScoreSpec) -> Verdict:
     test = stats.ttest_1samp(values, spec.target)
     p_value = float(test.pvalue)
     return Verdict(reproduced=p_value >= spec.p_value, p_value=p_value)
+
+
+def grade_runs(
+    submissions: list[Submission],
+    answers: pd.DataFrame,
+    spec: ScoreSpec,
+    limits: SubmissionLimits | None = None,
+) -> ScoreResult:
+    """The score of a revision's runs from their submissions; the first that cannot be graded
+    fails them all."""
+    values: list[float] = []
+    for submission in submissions:
+        try:
+            values.append(grade_submission(submission, answers, spec, limits))
+        except SubmissionError as error:
+            return score_runs(values, str(error), spec)
+    return score_runs(values, None, spec)
 
 
 def score_runs(values: list[float], failure: str | None, spec: ScoreSpec) -> ScoreResult:

@@ -10,7 +10,6 @@ import contextlib
 import os
 import tempfile
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,26 +17,34 @@ import pandas as pd
 import yaml
 
 from nbmodernizer.admit import InvalidInputError, admit, keep_original
+from nbmodernizer.clock import now
 from nbmodernizer.engine import (
+    FixOutcome,
+    advance,
     fix_step,
     grade_revision,
     load_notebook,
-    record_result,
     store_execution,
 )
 from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers import FixerChain, build_chain
+from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import build_learner
 from nbmodernizer.grade import prewarm as prewarm_grading
-from nbmodernizer.loop import Action, Attempt, Execute, Finish, LoopState, Unrunnable, start, step
+from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, start, unrunnable
 from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
 from nbmodernizer.runfolder import report_files, status_json
-from nbmodernizer.spec import NotebookModernization, SpecError, parse_modernization
-from nbmodernizer.status import FixRecord, ModernizationStatus, Outcome, Phase
+from nbmodernizer.spec import (
+    ModernizationSpec,
+    NotebookModernization,
+    SpecError,
+    parse_modernization,
+)
+from nbmodernizer.status import FixRecord, ModernizationStatus
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.layout import REPORT_JSON
 from nbmodernizer.store.revisions import LocalStore
-from nbmodernizer.summary import build_status
+from nbmodernizer.summary import build_status, phase_of
 
 EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2
 
@@ -71,10 +78,6 @@ class LocalResult:
     status: ModernizationStatus
     out_dir: Path
     exit_code: int
-
-
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def read_document(spec_path: Path) -> dict[str, Any]:
@@ -121,21 +124,17 @@ class LocalRun:
     started_at: str = field(default_factory=now)
 
     def unrunnable(self, reason: str) -> ModernizationStatus:
-        state, _ = start(1)
-        state, _ = step(state, Unrunnable(reason))
-        return self.status(state)
+        return self.status(unrunnable(reason))
 
     def status(self, state: LoopState) -> ModernizationStatus:
         spec = self.resource.spec.score if self.resource else None
-        finished = state.finish is not None
-        failed = state.finish is not None and state.finish.outcome is Outcome.FAILED
         return build_status(
             state,
             spec,
             lambda revision: self.store.uri_of(revision),
-            Phase.FAILED if failed else (Phase.SUCCEEDED if finished else Phase.RUNNING),
+            phase_of(state),
             started_at=self.started_at,
-            completed_at=now() if finished else None,
+            completed_at=now() if state.finish is not None else None,
             notes=self.notes,
         )
 
@@ -147,40 +146,49 @@ class LocalRun:
         except StoreError as error:  # S3 unreachable: here, nothing to wait for
             raise InvalidInputError(str(error)) from None
         self.notes.extend(admitted.notes)
-        answers, inputs = admitted.answers, admitted.inputs
         prewarm_grading()
-        chain: FixerChain | None = None  # built at the first fix: most imports are the rules'
-        state, action = start(spec.fix.max_iterations)
-        while not isinstance(action, Finish):
-            if isinstance(action, Execute):
-                state, action = self.execute(state, action.revision, answers, inputs)
-            else:
-                chain = chain or build_chain(spec)
-                outcome = fix_step(self.store, state, action, chain, spec, inputs)
-                self.notes.extend(n for n in outcome.notes if n not in self.notes)
-                self.progress.fixed(outcome.record, outcome.notes)
-                state, action = outcome.state, outcome.action
+        driver = _InProcess(self, spec, admitted.answers, admitted.inputs)
+        state, action = advance(self.store, *start(spec.fix.max_iterations), driver)
+        assert isinstance(action, Finish)  # this driver never waits: it executes in process
         return self.status(state)
 
-    def execute(
-        self, state: LoopState, revision: int, answers: pd.DataFrame, inputs: Path | None
-    ) -> tuple[LoopState, Action]:
-        assert self.resource is not None
-        spec = self.resource.spec
-        self.progress.iteration(revision, spec.fix.max_iterations)
+
+@dataclass
+class _InProcess:
+    """The loop's execute and fix, in this process (`engine.Driver`)."""
+
+    run: LocalRun
+    spec: ModernizationSpec
+    answers: pd.DataFrame
+    inputs: Path | None
+    chain: FixerChain | None = None  # built at the first fix: most imports are the rules'
+
+    def execute(self, state: LoopState, revision: int) -> Graded:
+        progress, store = self.run.progress, self.run.store
+        progress.iteration(revision, self.spec.fix.max_iterations)
         outputs = execute_runs(
-            load_notebook(self.store, revision),
-            RunPlan.of(spec, self.parallel_runs),
-            scratch_folders(inputs),
-            lambda run: self.progress.cells(revision, run),
-            adaptive_stop(answers, spec),
+            load_notebook(store, revision),
+            RunPlan.of(self.spec, self.run.parallel_runs),
+            scratch_folders(self.inputs),
+            lambda run: progress.cells(revision, run),
+            adaptive_stop(self.answers, self.spec),
         )
-        store_execution(self.store, revision, outputs)
-        execution, score = grade_revision(self.store, revision, answers, spec)
-        learner = build_learner(spec) if revision > 0 else None  # learns from fixed revisions
-        state, action = record_result(self.store, state, revision, execution, score, learner)
-        self.progress.executed(state.attempts[-1])
-        return state, action
+        store_execution(store, revision, outputs)
+        return grade_revision(store, revision, self.answers, self.spec)
+
+    def learner(self) -> Learner | None:
+        return build_learner(self.spec)
+
+    def recorded(self, attempt: Attempt) -> None:
+        self.run.progress.executed(attempt)
+
+    def fix(self, state: LoopState, request: RequestFix) -> FixOutcome:
+        self.chain = self.chain or build_chain(self.spec)
+        outcome = fix_step(self.run.store, state, request, self.chain, self.spec, self.inputs)
+        notes = self.run.notes
+        notes.extend(n for n in outcome.notes if n not in notes)
+        self.run.progress.fixed(outcome.record, outcome.notes)
+        return outcome
 
 
 def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> None:

@@ -7,6 +7,7 @@ fixer chain for the next one — and feed back what happened as events. Nothing 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from nbmodernizer.diagnose import diagnose
 from nbmodernizer.status import (
@@ -30,6 +31,16 @@ class Attempt:
     score: ScoreResult
     diagnosis: Diagnosis
     fix: FixRecord | None  # how this revision was made; None for the original
+    run: int = 0  # the run that speaks for the revision (`revision.representative_index`)
+
+
+class Graded(NamedTuple):
+    """What grading a revision's runs gave: the execution and the index of the run that
+    speaks for the revision (`revision.representative_index`), and the score of them all."""
+
+    execution: ExecutionResult
+    score: ScoreResult
+    run: int = 0
 
 
 # Actions: what the driver must do next.
@@ -62,6 +73,7 @@ class Executed:
     revision: int
     execution: ExecutionResult
     score: ScoreResult
+    run: int = 0  # the representative run
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,12 @@ def start(max_iterations: int) -> tuple[LoopState, Action]:
     return LoopState(max_iterations=max_iterations), Execute(revision=0)
 
 
+def unrunnable(reason: str) -> LoopState:
+    """The finished state of a loop that could not start (invalid input, unreachable store)."""
+    state, _ = step(LoopState(max_iterations=1), Unrunnable(reason))
+    return state
+
+
 def _finish(state: LoopState, reason: str) -> tuple[LoopState, Action]:
     best = state.best
     outcome = best.diagnosis.outcome if best is not None else Outcome.FAILED
@@ -162,7 +180,9 @@ def _not_fixed(state: LoopState, notes: str) -> str:
 
 def _after_execution(state: LoopState, event: Executed) -> tuple[LoopState, Action]:
     diagnosis = diagnose(event.execution, event.score)
-    attempt = Attempt(event.revision, event.execution, event.score, diagnosis, state.pending_fix)
+    attempt = Attempt(
+        event.revision, event.execution, event.score, diagnosis, state.pending_fix, event.run
+    )
     state = replace(state, attempts=(*state.attempts, attempt), pending_fix=None)
     if diagnosis.issue is Issue.NONE:
         return _finish(state, "the score reproduces and every cell runs")

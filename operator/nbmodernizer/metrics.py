@@ -140,8 +140,8 @@ def observe_fix(record: FixRecord | None, fixer_names: Iterable[str], fix_type: 
         applied = record is not None and record.fixer == name
         FIXES.labels(fix_type, name, "applied" if applied else "no_change").inc()
         if applied:
-            if record is not None and record.saved_usd:
-                LLM_SAVED.inc(record.saved_usd)
+            if record is not None and record.cost.saved_usd:
+                LLM_SAVED.inc(record.cost.saved_usd)
             return
 
 

@@ -1,19 +1,85 @@
-"""Notebooks as data: parse, upgrade, validate, serialise, compare cells."""
+"""Notebooks as data: parse, upgrade, validate, serialise, compare cells; the code cells.
+
+A notebook is nbformat's NotebookNode (a dict whose keys are also attributes), kept as nbformat
+reads it so that writing it back gives the same bytes. Its fields are untyped: `Notebook` and
+`NotebookCell` say which of its fields this package reads and writes.
+"""
 
 from __future__ import annotations
 
+import ast
 import difflib
 import hashlib
 import json
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Protocol
 
 import nbformat
 
+from nbmodernizer.cells import Parsed, parse
 from nbmodernizer.status import CellChange
 
-Notebook = Any  # nbformat.NotebookNode; nbformat ships no type information
 TARGET_MAJOR = 4
+
+
+class NotebookCell(Protocol):
+    """A cell: markdown, raw or code (code cells also have `outputs` and `execution_count`).
+    `source` is text in a notebook nbformat has read; one read without validation may hold
+    null, which `source_text` reads as ""."""
+
+    cell_type: str
+    source: str
+    metadata: MutableMapping[str, object]
+    outputs: list[MutableMapping[str, object]]
+    execution_count: int | None
+
+    def get(self, key: str, default: object = None, /) -> object: ...
+
+
+class Notebook(Protocol):
+    """An nbformat-4 notebook (nbformat's NotebookNode)."""
+
+    cells: list[NotebookCell]
+    metadata: MutableMapping[str, object]
+
+
+@dataclass(frozen=True)
+class CodeCell:
+    """A code cell, read as `nbmodernizer.cells` reads every cell."""
+
+    index: int  # position in the notebook's `cells` array
+    source: str
+
+    @cached_property
+    def parsed(self) -> Parsed:
+        return parse(self.source)
+
+    @property
+    def tree(self) -> ast.Module | None:
+        """What the cell means as Python 3 (a Python 2 cell: its Python 3 reading); None when
+        it is not Python or does not parse."""
+        return self.parsed.tree or self.parsed.python2_tree
+
+
+def source_text(cell: NotebookCell) -> str:
+    """A cell's source as one string: "" for a missing or null source, a list of lines joined."""
+    source = cell.get("source")
+    if source is None:
+        return ""
+    if isinstance(source, list):
+        return "".join(map(str, source))
+    return str(source)
+
+
+def code_cells(notebook: Notebook) -> list[CodeCell]:
+    """The notebook's code cells, in order."""
+    return [
+        CodeCell(index, source_text(cell))
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code"
+    ]
 
 
 class NotebookError(Exception):
@@ -58,11 +124,19 @@ def serialise(notebook: Notebook) -> bytes:
 
 
 def copy_notebook(notebook: Notebook) -> Notebook:
-    return nbformat.from_dict(json.loads(json.dumps(notebook)))
+    copied: Notebook = nbformat.from_dict(json.loads(json.dumps(notebook)))
+    return copied
+
+
+def as_node(part: Notebook | NotebookCell) -> nbformat.NotebookNode:
+    """A notebook or cell as nbformat's own class, for a library that asks for it (nbclient)."""
+    if not isinstance(part, nbformat.NotebookNode):
+        raise TypeError(f"not an nbformat NotebookNode: {type(part).__name__}")
+    return part
 
 
 def cell_sources(notebook: Notebook) -> list[str]:
-    return [str(cell.get("source", "")) for cell in notebook.get("cells", [])]
+    return [source_text(cell) for cell in notebook.cells]
 
 
 def fingerprint(notebook: Notebook) -> str:
@@ -71,10 +145,6 @@ def fingerprint(notebook: Notebook) -> str:
     for cell in notebook.cells:
         digest.update(f"{cell.cell_type}\0{len(cell.source)}\0{cell.source}".encode())
     return digest.hexdigest()
-
-
-def code_cell_indices(notebook: Notebook) -> list[int]:
-    return [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
 
 
 def cell_changes(before: Notebook, after: Notebook) -> list[CellChange]:

@@ -15,10 +15,8 @@ import html
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import nbformat
-
+from nbmodernizer.notebook import Notebook, cell_sources
 from nbmodernizer.status import (
     Fidelity,
     FixRecord,
@@ -365,8 +363,8 @@ def _fix_section(fix: FixRecord) -> str:
     changes = ", ".join(f"cell {c.index} {escape(c.kind)}" for c in fix.changes)
     summary = escape(fix.summary) if fix.summary else '<span class="muted">(no summary)</span>'
     cost = (
-        f"{fix.input_tokens} input / {fix.output_tokens} output tokens, "
-        f"{escape(format_usd(fix.cost_usd))}"
+        f"{fix.cost.input_tokens} input / {fix.cost.output_tokens} output tokens, "
+        f"{escape(format_usd(fix.cost.usd))}"
     )
     lines = [f"<h3>{title}</h3>", f'<p class="fix-summary">{summary}</p>']
     if changes:
@@ -382,13 +380,6 @@ def _fixes(fixes: Sequence[FixRecord]) -> str:
 
 
 # ---------------------------------------------------------------- diff
-
-
-def _source(cell: Any) -> str:
-    source = cell.get("source", "")
-    if isinstance(source, list):
-        return "".join(str(part) for part in source)
-    return str(source)
 
 
 def _diff_line(line: str) -> str:
@@ -459,9 +450,8 @@ def _opcode_blocks(old: Sequence[str], new: Sequence[str]) -> Iterable[tuple[boo
             yield True, _changed_cell(None, j, "", new[j])
 
 
-def _diff_section(original: Any, final: Any) -> str:
-    old = [_source(c) for c in original.get("cells", [])]
-    new = [_source(c) for c in final.get("cells", [])]
+def _diff_section(original: Notebook, final: Notebook) -> str:
+    old, new = cell_sources(original), cell_sources(final)
     blocks = list(_opcode_blocks(old, new))
     if not any(changed for changed, _ in blocks):
         return '<p class="no-change">The final revision is the original notebook.</p>'
@@ -474,8 +464,8 @@ def _diff_section(original: Any, final: Any) -> str:
 def render_html(
     status: ModernizationStatus,
     name: str,
-    original: nbformat.NotebookNode,
-    final: nbformat.NotebookNode,
+    original: Notebook,
+    final: Notebook,
     tolerance: float,
 ) -> str:
     """The whole report page for `name`: summary, score plot, revisions, fixes and cell diff."""

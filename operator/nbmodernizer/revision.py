@@ -1,7 +1,8 @@
 """One revision's execution (every run of it) and grading.
 
 Shared by both drivers: the local CLI runs all of it; in the cluster the runner pod executes
-(`execute_runs`) and the operator grades (`grade_runs`), so answers never enter the pod.
+(`execute_runs`) and the operator grades (`engine.grade_revision`), so answers never enter the
+pod.
 """
 
 from __future__ import annotations
@@ -15,25 +16,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from nbmodernizer.evidence import weigh
+from nbmodernizer.evidence import decide
 from nbmodernizer.execute import ProgressCallback, RunFolder, prepare_run_folder, run_notebook
-from nbmodernizer.grade import (
-    SubmissionError,
-    SubmissionLimits,
-    grade_submission,
-    read_submission_file,
-    score_runs,
-)
+from nbmodernizer.grade import Submission, SubmissionLimits, grade_runs, read_submission_file
 from nbmodernizer.notebook import Notebook, copy_notebook
 from nbmodernizer.spec import ModernizationSpec, RunsPolicy
-from nbmodernizer.status import ExecutionResult, ExecutionStatus, ScoreResult
+from nbmodernizer.status import ExecutionResult, ExecutionStatus
 
 
 @dataclass(frozen=True)
 class RunOutput:
     executed: Notebook
     execution: ExecutionResult
-    submission: bytes | None
+    submission: Submission
 
 
 # Each run gets a folder with an empty working directory; the context cleans up after it.
@@ -121,7 +116,7 @@ async def _execute_runs(
 
 def adaptive_stop(answers: pd.DataFrame, spec: ModernizationSpec) -> Enough | None:
     """For `runsPolicy: adaptive` where the answers are at hand (the local CLI): grade the
-    runs as they finish and stop once `evidence.weigh` says they decide. None for `fixed`."""
+    runs as they finish and stop once `evidence.decide` says they decide. None for `fixed`."""
     if spec.score.runs_policy is RunsPolicy.FIXED:
         return None
 
@@ -129,11 +124,9 @@ def adaptive_stop(answers: pd.DataFrame, spec: ModernizationSpec) -> Enough | No
 
     def enough(outputs: list[RunOutput]) -> bool:
         new = outputs[len(values) :]  # outputs only grow: grade each run once
-        score = grade_runs([output.submission for output in new], answers, spec)
-        if score.reason is not None:
-            return True
+        score = grade_runs([output.submission for output in new], answers, spec.score)
         values.extend(score.values)
-        return weigh(values, spec.score).enough
+        return decide(len(outputs), score.reason is not None, values, spec.score)
 
     return enough
 
@@ -148,24 +141,3 @@ def representative_index(executions: list[ExecutionResult]) -> int:
 
 def representative(outputs: list[RunOutput]) -> RunOutput:
     return outputs[representative_index([o.execution for o in outputs])]
-
-
-def grade_runs(
-    submissions: list[bytes | None],
-    answers: pd.DataFrame,
-    spec: ModernizationSpec,
-    limits: SubmissionLimits | None = None,
-) -> ScoreResult:
-    values: list[float] = []
-    failure: str | None = None
-    with tempfile.TemporaryDirectory(prefix="nbmod-grade-") as scratch:
-        for run, submission in enumerate(submissions):
-            path = Path(scratch) / f"{run}-{Path(spec.score.submission).name}"
-            if submission is not None:
-                path.write_bytes(submission)
-            try:
-                values.append(grade_submission(path, answers, spec.score, limits))
-            except SubmissionError as error:
-                failure = str(error)
-                break
-    return score_runs(values, failure, spec.score)

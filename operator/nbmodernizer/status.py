@@ -7,11 +7,11 @@ same `ModernizationStatus` object.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from nbmodernizer.spec import CamelModel, Metric
 
@@ -186,6 +186,15 @@ class MemoryUse(CamelModel):
     lines_after: list[int] = Field(description="The same lines in the cell it made.")
 
 
+class RuleOccurrence(CamelModel):
+    """A place one rule's rewrite wrote: a stretch of one line of a cell, as the fix left it."""
+
+    cell: int = Field(description="Position in the notebook's `cells` array.")
+    line: int = Field(description="1-based line of the cell's source.")
+    start: int = Field(description="0-based column of the first character the rule wrote.")
+    end: int = Field(description="0-based column one past the last character the rule wrote.")
+
+
 class RuleUse(CamelModel):
     """rules: a rule and the cells it changed, or what was done when its rewrite raised."""
 
@@ -198,6 +207,70 @@ class RuleUse(CamelModel):
         "and it has no other reading: the cell is as it was, and the rule is not applied "
         "there again).",
     )
+    occurrences: list[RuleOccurrence] = Field(
+        default_factory=list,
+        description="Where the rule wrote, read as `action` says (a cell's lines another use "
+        "of the same rule lists were rewritten the other way); empty in records made before "
+        "occurrences were kept: the action then holds for the whole of each cell.",
+    )
+
+
+class CostSummary(CamelModel):
+    """What fixing cost: money, tokens, LLM requests and replies rejected as unusable; and
+    what the fix memory saved."""
+
+    usd: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    requests: int = 0
+    rejected_replies: int = 0
+    estimated_replies: int = Field(
+        default=0, description="Replies without token usage: their tokens are estimated."
+    )
+    saved_usd: float = Field(
+        default=0.0,
+        description="LLM dollars the fix memory saved, estimated as what the paid fixes its "
+        "entries were learnt from cost.",
+    )
+
+    def plus(self, other: CostSummary) -> CostSummary:
+        return CostSummary(
+            usd=round(self.usd + other.usd, 9),
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            requests=self.requests + other.requests,
+            rejected_replies=self.rejected_replies + other.rejected_replies,
+            estimated_replies=self.estimated_replies + other.estimated_replies,
+            saved_usd=round(self.saved_usd + other.saved_usd, 9),
+        )
+
+
+class Proposal(Protocol):
+    """What a fix record keeps of the proposal it was made from (fixers.base.FixProposal)."""
+
+    @property
+    def summary(self) -> str: ...
+    @property
+    def mode(self) -> str | None: ...
+    @property
+    def memory(self) -> Sequence[MemoryUse]: ...
+    @property
+    def saved_usd(self) -> float: ...
+    @property
+    def rules(self) -> Sequence[RuleUse]: ...
+
+
+# FixRecord's wire fields before `cost` nested them (fix.json and statuses written until
+# December 2026): the flat field -> the CostSummary field it became.
+_FLAT_COST_FIELDS = {
+    "costUsd": "usd",
+    "inputTokens": "inputTokens",
+    "outputTokens": "outputTokens",
+    "requests": "requests",
+    "rejectedReplies": "rejectedReplies",
+    "estimatedReplies": "estimatedReplies",
+    "savedUsd": "savedUsd",
+}
 
 
 class FixRecord(CamelModel):
@@ -209,13 +282,9 @@ class FixRecord(CamelModel):
     fixer: str
     summary: str = ""
     changes: list[CellChange] = Field(default_factory=list)
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    requests: int = 0
-    rejected_replies: int = 0
-    estimated_replies: int = Field(
-        default=0, description="Replies without token usage: their tokens are estimated."
+    cost: CostSummary = Field(
+        default_factory=CostSummary,
+        description="What the fixers asked for this revision spent; memory: what it saved.",
     )
     mode: str | None = Field(
         default=None, description="llm: cell (the cells involved) or file (the whole notebook)."
@@ -226,25 +295,51 @@ class FixRecord(CamelModel):
     memory_entries: list[MemoryUse] | None = Field(
         default=None, description="memory: the remembered fixes it applied."
     )
-    saved_usd: float | None = Field(
-        default=None,
-        description="memory: LLM dollars saved, estimated as what the paid fixes its entries "
-        "were learnt from cost.",
-    )
     rules: list[RuleUse] | None = Field(
         default=None, description="rules: which rule changed which cells."
     )
 
-    @property
-    def cost(self) -> CostSummary:
-        return CostSummary(
-            usd=self.cost_usd,
-            input_tokens=self.input_tokens,
-            output_tokens=self.output_tokens,
-            requests=self.requests,
-            rejected_replies=self.rejected_replies,
-            estimated_replies=self.estimated_replies,
-            saved_usd=self.saved_usd or 0.0,
+    @model_validator(mode="before")
+    @classmethod
+    def _nest_flat_cost(cls, data: object) -> object:
+        """A record in the earlier flat wire form (`costUsd`, `inputTokens`, ... beside the
+        other fields) is read with those fields moved into `cost`."""
+        if not isinstance(data, Mapping) or "cost" in data:
+            return data
+        flat = {k: v for k, v in data.items() if k in _FLAT_COST_FIELDS}
+        if not flat:
+            return data
+        rest = {k: v for k, v in data.items() if k not in _FLAT_COST_FIELDS}
+        cost = {_FLAT_COST_FIELDS[k]: v for k, v in flat.items() if v is not None}
+        return {**rest, "cost": cost}
+
+    @classmethod
+    def of(
+        cls,
+        proposal: Proposal,
+        *,
+        iteration: int,
+        issue: Issue,
+        type: FixType,
+        fixer: str,
+        changes: Sequence[CellChange],
+        spent: CostSummary,
+        fidelity: Fidelity | None,
+    ) -> FixRecord:
+        """The record of a proposal a fixer made and the loop took (`spent`: by every fixer
+        asked for it; the proposal's own savings are added)."""
+        return cls(
+            iteration=iteration,
+            issue=issue,
+            type=type,
+            fixer=fixer,
+            summary=proposal.summary,
+            changes=list(changes),
+            cost=spent.plus(CostSummary(saved_usd=proposal.saved_usd)),
+            mode=proposal.mode,
+            fidelity=fidelity,
+            memory_entries=list(proposal.memory) or None,
+            rules=list(proposal.rules) or None,
         )
 
 
@@ -279,30 +374,6 @@ class ScoreSummary(CamelModel):
     tolerance: float | None = Field(
         default=None, description="The relative band τ the score is judged in (score.tolerance)."
     )
-
-
-class CostSummary(CamelModel):
-    """What fixing cost: money, tokens, LLM requests and replies rejected as unusable; and
-    what the fix memory saved."""
-
-    usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    requests: int = 0
-    rejected_replies: int = 0
-    estimated_replies: int = 0  # replies without token usage: their tokens are estimated
-    saved_usd: float = 0.0  # LLM dollars the fix memory saved (estimated)
-
-    def plus(self, other: CostSummary) -> CostSummary:
-        return CostSummary(
-            usd=round(self.usd + other.usd, 9),
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
-            requests=self.requests + other.requests,
-            rejected_replies=self.rejected_replies + other.rejected_replies,
-            estimated_replies=self.estimated_replies + other.estimated_replies,
-            saved_usd=round(self.saved_usd + other.saved_usd, 9),
-        )
 
 
 class Phase(StrEnum):

@@ -9,6 +9,7 @@ from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import (
     Issue,
     ModernizationStatus,
+    Outcome,
     Phase,
     RevisionRecord,
     ScoreSummary,
@@ -50,6 +51,14 @@ def _last_error(state: LoopState) -> str | None:
         return state.finish.reason if state.finish else None
     last = state.attempts[-1]
     return last.diagnosis.detail if last.diagnosis.issue is not Issue.NONE else None
+
+
+def phase_of(state: LoopState) -> Phase:
+    """Failed or Succeeded once the loop finished, else Running (the cluster driver says
+    Queued or Fixing where it waits for those)."""
+    if state.finish is None:
+        return Phase.RUNNING
+    return Phase.FAILED if state.finish.outcome is Outcome.FAILED else Phase.SUCCEEDED
 
 
 def headline(state: LoopState, spec: ScoreSpec | None) -> str:

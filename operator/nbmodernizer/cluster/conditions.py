@@ -14,18 +14,18 @@ are for machines (`kubectl wait --for=condition=Reproduced`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from nbmodernizer.status import Outcome, Phase
 
 FINAL = (Phase.SUCCEEDED, Phase.FAILED)
 
+Condition = dict[str, object]  # as the API conventions spell one
+
 
 def _condition(
     kind: str, status: bool | None, reason: str, message: str, generation: int | None
-) -> dict[str, Any]:
+) -> Condition:
     value = "Unknown" if status is None else ("True" if status else "False")
-    condition: dict[str, Any] = {
+    condition: Condition = {
         "type": kind,
         "status": value,
         "reason": reason,
@@ -40,13 +40,13 @@ def conditions_for(
     phase: Phase,
     outcome: Outcome | None,
     message: str,
-    previous: list[dict[str, Any]],
+    previous: list[Condition],
     generation: int | None,
     now: str,
     store_error: str | None = None,
     spec_error: str | None = None,
     budget_hold: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Condition]:
     finished = phase in FINAL
     fresh = [
         _condition(

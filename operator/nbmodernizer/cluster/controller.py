@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import kopf
 from prometheus_client import start_http_server
@@ -114,13 +113,14 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     registry = kopf.OperatorRegistry()
 
     @kopf.on.login(registry=registry)
-    def login(**kwargs: Any) -> kopf.ConnectionInfo | None:
+    def login(
+        logger: kopf.Logger, settings: kopf.OperatorSettings, **_: object
+    ) -> kopf.ConnectionInfo | None:
         """In-cluster service account first, then the kubeconfig (as the kubernetes client)."""
-        info: kopf.ConnectionInfo | None = kopf.login_via_client(**kwargs)
-        return info
+        return kopf.login_via_client(logger=logger, settings=settings)
 
     @kopf.on.startup(registry=registry)
-    async def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
+    async def startup(settings: kopf.OperatorSettings, **_: object) -> None:
         import_grading_libraries()  # once, before workers race for the import lock
         settings.posting.level = logging.WARNING
         settings.watching.server_timeout = 300
@@ -131,21 +131,21 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
         operator.queue.start()
 
     @kopf.on.cleanup(registry=registry)
-    async def cleanup(**_: Any) -> None:
+    async def cleanup(**_: object) -> None:
         if operator.queue is not None:
             await operator.queue.stop()
 
     @kopf.on.event(API_GROUP, API_VERSION, PLURAL, registry=registry)
-    def modernization_event(body: kopf.Body, **_: Any) -> None:
+    def modernization_event(body: kopf.Body, **_: object) -> None:
         namespace, name = body.metadata.namespace or "", body.metadata.name or ""
         if not operator.reconciler.wrote(namespace, name, body.metadata.get("resourceVersion")):
             operator.enqueue(namespace, name)
 
     @kopf.on.event("batch", "v1", "jobs", labels={LABEL_MANAGED_BY: MANAGED_BY}, registry=registry)
-    def job_event(body: kopf.Body, event: kopf.RawEvent, **_: Any) -> None:
+    def job_event(body: kopf.Body, event: kopf.RawEvent, **_: object) -> None:
         namespace = body.metadata.namespace or ""
         key = job_key(namespace, body.metadata.name or "")
-        state, _reason = job_state(dict(body))
+        state, _reason = job_state(body)
         finished = event.get("type") == "DELETED" or state in ("succeeded", "failed")
         operator.capacity.mark(key, running=not finished)
         owner = body.metadata.labels.get(LABEL_MODERNIZATION)
@@ -163,7 +163,7 @@ class _Healthy(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

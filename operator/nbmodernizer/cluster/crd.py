@@ -39,11 +39,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import yaml
 from pydantic import BaseModel
 
+from nbmodernizer.cluster.wire import JsonObject, child, children
 from nbmodernizer.spec import API_GROUP, API_VERSION, KIND, ModernizationSpec
 from nbmodernizer.status import ModernizationStatus
 
@@ -109,7 +110,7 @@ _ORDER = [
 ]
 
 # metav1.Condition, as Kubernetes' own API types declare it.
-CONDITION_SCHEMA: dict[str, Any] = {
+CONDITION_SCHEMA: JsonObject = {
     "description": "A standard Kubernetes condition (metav1.Condition).",
     "type": "object",
     "required": ["type", "status", "lastTransitionTime", "reason", "message"],
@@ -145,7 +146,7 @@ CONDITION_SCHEMA: dict[str, Any] = {
 }
 
 # Written by the operator, not (yet) declared by ModernizationStatus; see the module docstring.
-STATUS_EXTENSIONS: dict[str, dict[str, Any]] = {
+STATUS_EXTENSIONS: dict[str, JsonObject] = {
     "observedGeneration": {
         "description": "The .metadata.generation the operator last acted on.",
         "type": "integer",
@@ -161,7 +162,7 @@ STATUS_EXTENSIONS: dict[str, dict[str, Any]] = {
     },
 }
 
-PRINTER_COLUMNS: list[dict[str, Any]] = [
+PRINTER_COLUMNS: list[JsonObject] = [
     {"name": "Phase", "type": "string", "jsonPath": ".status.phase"},
     {"name": "Outcome", "type": "string", "jsonPath": ".status.outcome"},
     {"name": "Iteration", "type": "integer", "jsonPath": ".status.iteration"},
@@ -172,35 +173,43 @@ PRINTER_COLUMNS: list[dict[str, Any]] = [
 ]
 
 
-def _ordered(schema: dict[str, Any]) -> dict[str, Any]:
+def _ordered(schema: JsonObject) -> JsonObject:
     rank = {key: index for index, key in enumerate(_ORDER)}
     return dict(sorted(schema.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
 
 
-def _inline(node: dict[str, Any], defs: dict[str, Any], path: str) -> dict[str, Any]:
+def _inline(node: JsonObject, defs: JsonObject, path: str) -> JsonObject:
     """Replace `$ref` (and a one-element `allOf`) by the definition, siblings winning."""
     seen: set[str] = set()
     while True:
+        all_of = children(node, "allOf")
         if "$ref" in node:
             name = str(node["$ref"]).rsplit("/", 1)[-1]
-            if name in seen or name not in defs:
+            if name in seen or not isinstance(defs.get(name), dict):
                 raise SchemaError(f"{path}: cannot inline {node['$ref']!r}")
             seen.add(name)
             siblings = {k: v for k, v in node.items() if k != "$ref"}
-            node = {**defs[name], **siblings}
-        elif isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:
+            node = {**child(defs, name), **siblings}
+        elif len(all_of) == 1 and len(_list(node, "allOf")) == 1:
             siblings = {k: v for k, v in node.items() if k != "allOf"}
-            node = {**node["allOf"][0], **siblings}
+            node = {**all_of[0], **siblings}
         else:
             return node
 
 
-def _unwrap(node: dict[str, Any], defs: dict[str, Any], path: str) -> tuple[dict[str, Any], bool]:
+def _list(node: JsonObject, key: str) -> list[object]:
+    value = node.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _unwrap(node: JsonObject, defs: JsonObject, path: str) -> tuple[JsonObject, bool]:
     """Inline references and optional-ness: (the schema of the value, whether null is allowed)."""
     nullable = False
     node = _inline(node, defs, path)
     while "anyOf" in node:
-        branches = node["anyOf"]
+        branches = children(node, "anyOf")
+        if len(branches) != len(_list(node, "anyOf")):
+            raise SchemaError(f"{path}: anyOf holds a branch that is not a schema")
         rest = {k: v for k, v in node.items() if k != "anyOf"}
         present = [b for b in branches if b != {"type": "null"}]
         nullable = nullable or len(present) != len(branches)
@@ -213,26 +222,33 @@ def _unwrap(node: dict[str, Any], defs: dict[str, Any], path: str) -> tuple[dict
     return node, nullable
 
 
-def structural(node: dict[str, Any], defs: dict[str, Any], path: str) -> dict[str, Any]:
+def _schema(value: object, path: str) -> JsonObject:
+    if not isinstance(value, dict):
+        raise SchemaError(f"{path}: not a schema: {value!r}")
+    return cast(JsonObject, value)
+
+
+def structural(node: JsonObject, defs: JsonObject, path: str) -> JsonObject:
     """One node of a pydantic (JSON Schema 2020-12) schema as a structural OpenAPI v3 schema."""
     node, nullable = _unwrap(node, defs, path)
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     for key, value in node.items():
         if key in _DROPPED:
             continue
         if key == "properties":
             out[key] = {
-                name: structural(sub, defs, f"{path}.{name}") for name, sub in value.items()
+                name: structural(_schema(sub, path), defs, f"{path}.{name}")
+                for name, sub in _schema(value, path).items()
             }
         elif key == "items":
-            out[key] = structural(value, defs, f"{path}[]")
+            out[key] = structural(_schema(value, path), defs, f"{path}[]")
         elif key == "additionalProperties":
             if value is False:
                 continue
             if value is True or value == {}:
                 out["x-kubernetes-preserve-unknown-fields"] = True
             else:
-                out[key] = structural(value, defs, f"{path}.*")
+                out[key] = structural(_schema(value, path), defs, f"{path}.*")
         elif key == "const":
             out["enum"] = [value]
         elif key in ("exclusiveMinimum", "exclusiveMaximum"):
@@ -251,8 +267,9 @@ def structural(node: dict[str, Any], defs: dict[str, Any], path: str) -> dict[st
             raise SchemaError(f"{path}: {key!r} has no structural OpenAPI v3 equivalent")
     if nullable:
         out["nullable"] = True
-        if "enum" in out and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]
+        enum = _list(out, "enum")
+        if "enum" in out and None not in enum:
+            out["enum"] = [*enum, None]
     typeless = out.get("x-kubernetes-int-or-string") or out.get(
         "x-kubernetes-preserve-unknown-fields"
     )
@@ -265,7 +282,7 @@ def structural(node: dict[str, Any], defs: dict[str, Any], path: str) -> dict[st
     return _ordered(out)
 
 
-def openapi_schema(model: type[BaseModel], description: str | None = None) -> dict[str, Any]:
+def openapi_schema(model: type[BaseModel], description: str | None = None) -> JsonObject:
     """The structural OpenAPI v3 schema of a model, by wire (alias) names."""
     raw = model.model_json_schema(by_alias=True, mode="validation")
     defs = raw.pop("$defs", {})
@@ -275,18 +292,18 @@ def openapi_schema(model: type[BaseModel], description: str | None = None) -> di
     return _ordered(schema)
 
 
-def status_schema() -> dict[str, Any]:
+def status_schema() -> JsonObject:
     schema = openapi_schema(
         ModernizationStatus,
         "What the modernization found so far; the same object `nbmod modernize` writes to "
         "report.json. Written by the operator.",
     )
     for name, extension in STATUS_EXTENSIONS.items():
-        schema["properties"].setdefault(name, extension)  # the model's own wins
+        child(schema, "properties").setdefault(name, extension)  # the model's own wins
     return schema
 
 
-def spec_schema() -> dict[str, Any]:
+def spec_schema() -> JsonObject:
     return openapi_schema(
         ModernizationSpec,
         "What to modernize and how: the same spec `nbmod modernize spec.yaml` reads. "
@@ -294,7 +311,7 @@ def spec_schema() -> dict[str, Any]:
     )
 
 
-def crd_manifest() -> dict[str, Any]:
+def crd_manifest() -> JsonObject:
     """The apiextensions.k8s.io/v1 CustomResourceDefinition for NotebookModernization."""
     root = {
         "description": "A legacy notebook brought back to life: executed, diagnosed and fixed, "

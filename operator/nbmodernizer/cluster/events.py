@@ -3,31 +3,34 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TypedDict
 
 COMPONENT = "nbmodernizer-operator"
 MAX_MESSAGE = 1024
 
 
+class ObjectReference(TypedDict):
+    """The object an Event is about (core/v1 ObjectReference, the fields it needs)."""
+
+    apiVersion: str | None
+    kind: str | None
+    name: str
+    namespace: str
+    uid: str | None
+
+
 def event_for(
-    obj: dict[str, Any], kind: str, reason: str, message: str, stamp: str
-) -> dict[str, Any]:
-    """A new Event (`kind`: Normal or Warning) involving the resource `obj`."""
-    meta = obj["metadata"]
+    involved: ObjectReference, kind: str, reason: str, message: str, stamp: str
+) -> dict[str, object]:
+    """A new Event (`kind`: Normal or Warning) involving the resource `involved`."""
     return {
         "apiVersion": "v1",
         "kind": "Event",
         "metadata": {
-            "name": f"{meta['name']}.{uuid.uuid4().hex[:16]}",
-            "namespace": meta["namespace"],
+            "name": f"{involved['name']}.{uuid.uuid4().hex[:16]}",
+            "namespace": involved["namespace"],
         },
-        "involvedObject": {
-            "apiVersion": obj.get("apiVersion"),
-            "kind": obj.get("kind"),
-            "name": meta["name"],
-            "namespace": meta["namespace"],
-            "uid": meta.get("uid"),
-        },
+        "involvedObject": dict(involved),
         "type": kind,
         "reason": reason,
         "message": message[:MAX_MESSAGE],

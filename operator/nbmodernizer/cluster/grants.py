@@ -10,12 +10,12 @@ grants are made. See docs/security.md.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from nbmodernizer.cluster.jobs import build_grants_secret, grants_secret_name, revision_uri
 from nbmodernizer.cluster.jobstate import job_key
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.settings import OperatorSettings
+from nbmodernizer.cluster.wire import JsonObject, child, number, text
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.store.grants import GrantsError, make_grants, split_grants
 from nbmodernizer.store.s3 import parse_s3_uri, signing_client
@@ -34,24 +34,25 @@ class JobGrants:
         self.granted: set[str] = set()  # Jobs whose grants Secret exists
 
     def grant(
-        self, job: dict[str, Any] | None, spec: ModernizationSpec, name: str, revision: int
+        self, job: JsonObject | None, spec: ModernizationSpec, name: str, revision: int
     ) -> None:
         """Create the grants Secret of the Job running `revision` of the modernization `name`
         unless it exists (looked up once per Job and process)."""
         if self.jobs.s3_credentials_secret or job is None:
             return
-        meta = job["metadata"]
-        key = job_key(meta["namespace"], meta["name"])
+        meta = child(job, "metadata")
+        namespace, job_name = text(meta, "namespace") or "", text(meta, "name") or ""
+        key = job_key(namespace, job_name)
         if key in self.granted:
             return
-        secret_path = Paths.secret(meta["namespace"], grants_secret_name(meta["name"]))
+        secret_path = Paths.secret(namespace, grants_secret_name(job_name))
         if self.kube.get(secret_path) is None:
-            folder = revision_uri(self.jobs, meta["namespace"], name, revision)
+            folder = revision_uri(self.jobs, namespace, name, revision)
             bucket, folder_key = parse_s3_uri(folder)
             inputs = None
             if spec.inputs and spec.execution.inputs_volume_claim is None:
                 inputs = parse_s3_uri(spec.inputs)
-            deadline = int((job.get("spec") or {}).get("activeDeadlineSeconds") or 0)
+            deadline = number(child(job, "spec"), "activeDeadlineSeconds") or 0
             try:
                 grants = make_grants(
                     signing_client(self.jobs.s3_endpoint_url, self.jobs.s3_region),
@@ -65,11 +66,11 @@ class JobGrants:
                     self.settings.max_input_bytes,
                 )
             except GrantsError as error:
-                self.kube.delete(Paths.jobs(meta["namespace"], meta["name"]))
+                self.kube.delete(Paths.jobs(namespace, job_name))
                 raise GrantsRefused(str(error)) from None
             reads, writes = split_grants(grants)
             secret = build_grants_secret(job, reads.to_json(), writes.to_json())
-            self.kube.create(Paths.secrets(meta["namespace"]), secret)
+            self.kube.create(Paths.secrets(namespace), secret)
         self.granted.add(key)
 
     def revoke(self, namespace: str, job: str) -> None:

@@ -7,7 +7,7 @@ Each index of the Job executes the revision once as run N and stores run N's own
 runs 0..k-1, where run k has not ended yet. A completed index's files are graded; a failed
 index (its pod died `backoffLimitPerIndex + 1` times) or one the ended Job never completed is an
 Error run, whatever it may have stored (a pod that failed is not trusted). The runs so far
-decide, as the local driver decides (`revision.execute_runs`, `revision.adaptive_stop`), when
+decide when (`evidence.decide`, which the local driver's `revision.adaptive_stop` asks too)
 
 * all N have ended;
 * one of them did not complete (an Error run, a timeout) or its submission cannot be graded;
@@ -24,15 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from nbmodernizer.cluster.jobstate import infrastructure_result, job_state
-from nbmodernizer.evidence import weigh
+from nbmodernizer.cluster.wire import child, number, text
+from nbmodernizer.evidence import decide
+from nbmodernizer.loop import Graded
 from nbmodernizer.spec import ScoreSpec
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, ScoreResult
 
-# Grade runs 0..count-1, those in the mapping being Error runs: (representative, score).
-Grade = Callable[[int, Mapping[int, ExecutionResult]], tuple[ExecutionResult, ScoreResult]]
+# Grade runs 0..count-1, those in the mapping being Error runs.
+Grade = Callable[[int, Mapping[int, ExecutionResult]], Graded]
 
 
 def parse_indexes(text: str | None) -> set[int]:
@@ -50,13 +51,13 @@ def parse_indexes(text: str | None) -> set[int]:
     return found
 
 
-def is_indexed(job: Mapping[str, Any]) -> bool:
-    return (job.get("spec") or {}).get("completionMode") == "Indexed"
+def is_indexed(job: Mapping[str, object]) -> bool:
+    return child(job, "spec").get("completionMode") == "Indexed"
 
 
-def has_arrivals(job: Mapping[str, Any]) -> bool:
+def has_arrivals(job: Mapping[str, object]) -> bool:
     """Whether a running Indexed Job has runs that ended: worth a reconcile."""
-    status = job.get("status") or {}
+    status = child(job, "status")
     return is_indexed(job) and bool(status.get("completedIndexes") or status.get("failedIndexes"))
 
 
@@ -73,22 +74,22 @@ def index_failure(run: int, retries: int) -> ExecutionResult:
     return ExecutionResult(status=ExecutionStatus.FAILED, duration_seconds=0.0, failure=failure)
 
 
-def arrived(job: Mapping[str, Any] | None, runs: int) -> Arrived:
+def arrived(job: Mapping[str, object] | None, runs: int) -> Arrived:
     """The runs of the Job that have ended, in index order. A Job that is gone (its TTL,
     after it ended): every run has; a run that stored nothing is then an Error run."""
     if job is None:
         return Arrived(runs, {}, True)
-    status, spec = job.get("status") or {}, job.get("spec") or {}
-    completed = parse_indexes(status.get("completedIndexes"))
-    failed_indexes = parse_indexes(status.get("failedIndexes"))
-    phase, reason = job_state(dict(job))
+    status, spec = child(job, "status"), child(job, "spec")
+    completed = parse_indexes(text(status, "completedIndexes"))
+    failed_indexes = parse_indexes(text(status, "failedIndexes"))
+    phase, reason = job_state(job)
     ended = phase in ("succeeded", "failed")
-    deadline = float(spec.get("activeDeadlineSeconds") or 0)
+    deadline = float(number(spec, "activeDeadlineSeconds") or 0)
     failed: dict[int, ExecutionResult] = {}
     count = 0
     for run in range(runs):
         if run in failed_indexes:
-            failed[run] = index_failure(run, int(spec.get("backoffLimitPerIndex") or 0))
+            failed[run] = index_failure(run, number(spec, "backoffLimitPerIndex") or 0)
         elif run not in completed:
             if not ended:
                 break
@@ -99,9 +100,16 @@ def arrived(job: Mapping[str, Any] | None, runs: int) -> Arrived:
 
 @dataclass(frozen=True)
 class Judged:
-    execution: ExecutionResult
-    score: ScoreResult
+    graded: Graded
     stop: bool  # runs are still going that are no longer needed: delete the Job
+
+    @property
+    def execution(self) -> ExecutionResult:
+        return self.graded.execution
+
+    @property
+    def score(self) -> ScoreResult:
+        return self.graded.score
 
 
 def judge(runs_so_far: Arrived, spec: ScoreSpec, grade: Grade) -> Judged | None:
@@ -109,16 +117,12 @@ def judge(runs_so_far: Arrived, spec: ScoreSpec, grade: Grade) -> Judged | None:
     count = runs_so_far.count
     if count == 0:
         return None
-    execution, score = grade(count, runs_so_far.failed)
-    decided = (
-        count >= spec.runs
-        or execution.status is not ExecutionStatus.COMPLETED
-        or score.reason is not None
-        or weigh(score.values, spec).enough
-    )
-    if not decided:
+    graded = grade(count, runs_so_far.failed)
+    execution, score = graded.execution, graded.score
+    failed = execution.status is not ExecutionStatus.COMPLETED or score.reason is not None
+    if not decide(count, failed, score.values, spec):
         return None
-    return Judged(execution, score, stop=not runs_so_far.ended and count < spec.runs)
+    return Judged(graded, stop=not runs_so_far.ended and count < spec.runs)
 
 
 def stop_message(job: str, judged: Judged) -> str:

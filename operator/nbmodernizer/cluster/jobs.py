@@ -75,11 +75,11 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import ValidationError
 
 from nbmodernizer.cluster.pod_split import READ_GRANTS, WRITE_GRANTS, split_pod
+from nbmodernizer.cluster.wire import JsonObject, child, text
 from nbmodernizer.spec import (
     API_GROUP,
     API_VERSION,
@@ -208,7 +208,7 @@ def job_name(name: str, iteration: int) -> str:
     return fit_name(name, MAX_NAME, f"-it-{iteration:03d}")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -216,13 +216,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _metadata_field(resource: NotebookModernization, field: str) -> Any:
+def _metadata_field(resource: NotebookModernization, field: str) -> object:
     return (resource.metadata.model_extra or {}).get(field)
 
 
 def build_job(
-    resource: Mapping[str, Any] | NotebookModernization, iteration: int, settings: JobSettings
-) -> dict[str, Any]:
+    resource: Mapping[str, object] | NotebookModernization, iteration: int, settings: JobSettings
+) -> JsonObject:
     """The batch/v1 Job running `iteration` (revision N) of a NotebookModernization.
 
     `resource` is the live object (metadata with name, namespace, uid, optionally generation)
@@ -283,7 +283,7 @@ def build_job(
     if execution.queue_name:
         job_labels[LABEL_KUEUE_QUEUE] = execution.queue_name
 
-    env: list[dict[str, Any]] = []
+    env: list[JsonObject] = []
     if settings.s3_endpoint_url and not granted:
         env.append({"name": "AWS_ENDPOINT_URL_S3", "value": settings.s3_endpoint_url})
     if settings.s3_region and not granted:
@@ -298,9 +298,9 @@ def build_job(
         {"name": "NBMOD_ITERATION", "value": str(iteration)},
     ]
 
-    input_mount: dict[str, Any] = {"name": "input", "mountPath": settings.input_dir}
+    input_mount: JsonObject = {"name": "input", "mountPath": settings.input_dir}
     if claim is None:
-        input_volume: dict[str, Any] = {"name": "input", "emptyDir": {}}
+        input_volume: JsonObject = {"name": "input", "emptyDir": {}}
     else:
         input_volume = {
             "name": "input",
@@ -310,7 +310,7 @@ def build_job(
         if claim.sub_path:
             input_mount["subPath"] = claim.sub_path
 
-    container: dict[str, Any] = {
+    container: JsonObject = {
         "name": CONTAINER,
         "image": execution.image or settings.runner_image,
         "imagePullPolicy": "IfNotPresent",
@@ -344,7 +344,7 @@ def build_job(
         if resources:
             container["resources"] = resources
 
-    pod_spec: dict[str, Any] = {
+    pod_spec: JsonObject = {
         "restartPolicy": "Never",
         "automountServiceAccountToken": False,
         "enableServiceLinks": False,
@@ -374,7 +374,7 @@ def build_job(
     if execution.priority_class_name:
         pod_spec["priorityClassName"] = execution.priority_class_name
 
-    metadata: dict[str, Any] = {
+    metadata: JsonObject = {
         "name": job_name(name, iteration),
         "namespace": namespace,
         "labels": job_labels,
@@ -406,7 +406,7 @@ def parallelism(runs: int, settings: JobSettings) -> int:
     return max(1, min(runs, settings.max_parallel_runs))
 
 
-def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> dict[str, Any]:
+def run_spec(runs: int, timeout_seconds: int, settings: JobSettings) -> JsonObject:
     """The Job's top-level fields for `runs` executions of `timeout_seconds` each: one pod,
     never retried, for one run; an Indexed Job of `runs` indexes (one run each) for more,
     each index retried `retries_per_run` times, the deadline counting the waves of pods."""
@@ -435,32 +435,30 @@ def grants_secret_name(job: str) -> str:
     return f"{job}-grants"
 
 
-def build_grants_secret(job: Mapping[str, Any], read_json: str, write_json: str) -> dict[str, Any]:
+def build_grants_secret(job: Mapping[str, object], read_json: str, write_json: str) -> JsonObject:
     """The Secret a Job's pod mounts its grants from, owned by the Job (the created object:
     it needs the Job's uid), so it goes with the Job; the operator also deletes it as soon
     as the Job has ended. Two keys: the read grants (the fetch container's) and the write
     grants (the executor's); no container mounts both."""
-    meta = job["metadata"]
-    labels = dict(
-        ((job.get("spec") or {}).get("template") or {}).get("metadata", {}).get("labels")
-        or meta.get("labels")
-        or {}
-    )
+    meta = child(job, "metadata")
+    name = text(meta, "name")
+    labels = dict(child(child(child(child(job, "spec"), "template"), "metadata"), "labels"))
+    labels = labels or dict(child(meta, "labels"))
     labels[LABEL_COMPONENT] = "runner-grants"
     return {
         "apiVersion": "v1",
         "kind": "Secret",
         "type": "Opaque",
         "metadata": {
-            "name": grants_secret_name(meta["name"]),
-            "namespace": meta["namespace"],
+            "name": grants_secret_name(name or ""),
+            "namespace": text(meta, "namespace"),
             "labels": labels,
             "ownerReferences": [
                 {
                     "apiVersion": "batch/v1",
                     "kind": "Job",
-                    "name": meta["name"],
-                    "uid": meta["uid"],
+                    "name": name,
+                    "uid": text(meta, "uid"),
                     "controller": True,
                     "blockOwnerDeletion": True,
                 }

@@ -4,9 +4,10 @@ and the operator-wide cap on Jobs that have not finished."""
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections.abc import Mapping
 
 from nbmodernizer import metrics
+from nbmodernizer.cluster.wire import child, children, number, text
 from nbmodernizer.status import ExecutionResult, ExecutionStatus
 
 
@@ -41,18 +42,18 @@ def job_key(namespace: str, name: str) -> str:
     return f"{namespace}/{name}"
 
 
-def job_state(job: dict[str, Any]) -> tuple[str, str]:
+def job_state(job: Mapping[str, object]) -> tuple[str, str]:
     """('running' | 'suspended' | 'succeeded' | 'failed', reason)."""
-    status = job.get("status") or {}
-    for condition in status.get("conditions") or []:
+    status = child(job, "status")
+    for condition in children(status, "conditions"):
         if condition.get("status") != "True":
             continue
         if condition.get("type") in ("Complete", "SuccessCriteriaMet"):
-            return "succeeded", condition.get("reason") or "Complete"
+            return "succeeded", text(condition, "reason") or "Complete"
         if condition.get("type") in ("Failed", "FailureTarget"):
-            return "failed", condition.get("reason") or "Failed"
-    spec = job.get("spec") or {}
-    if int(status.get("succeeded") or 0) >= int(spec.get("completions") or 1):
+            return "failed", text(condition, "reason") or "Failed"
+    spec = child(job, "spec")
+    if (number(status, "succeeded") or 0) >= (number(spec, "completions") or 1):
         return "succeeded", "Complete"
     if status.get("failed") and spec.get("completionMode") != "Indexed":  # indexes: retried
         return "failed", "Failed"

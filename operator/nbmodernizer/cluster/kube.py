@@ -3,13 +3,15 @@ configuration (kubeconfig or in-cluster) and HTTP. Only what the operator needs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 from urllib.parse import quote
 
 from kubernetes import client, config
 from kubernetes.client.rest import ApiException
 
+from nbmodernizer.cluster.wire import JsonObject, child, children, text
 from nbmodernizer.spec import API_GROUP, API_VERSION
 
 PLURAL = "notebookmodernizations"
@@ -68,12 +70,12 @@ class Kube:
         self,
         method: str,
         path: str,
-        body: Any = None,
+        body: Mapping[str, object] | None = None,
         query: list[tuple[str, str]] | None = None,
         content_type: str = "application/json",
-    ) -> Any:
+    ) -> JsonObject:
         try:
-            return self.api.call_api(
+            answer = self.api.call_api(
                 path,
                 method,
                 query_params=query or [],
@@ -86,37 +88,35 @@ class Kube:
             )
         except ApiException as error:
             raise KubeError(int(error.status or 0), str(error.reason or error.body)) from None
+        return cast(JsonObject, answer) if isinstance(answer, dict) else {}
 
-    def get(self, path: str) -> dict[str, Any] | None:
+    def get(self, path: str) -> JsonObject | None:
         try:
-            found: dict[str, Any] = self.request("GET", path)
+            return self.request("GET", path)
         except KubeError as error:
             if error.status == 404:
                 return None
             raise
-        return found
 
-    def list(self, path: str, label_selector: str | None = None) -> list[dict[str, Any]]:
+    def list(self, path: str, label_selector: str | None = None) -> list[JsonObject]:
         query = [("labelSelector", label_selector)] if label_selector else []
-        listed = self.request("GET", path, query=query) or {}
-        return list(listed.get("items") or [])
+        return children(self.request("GET", path, query=query), "items")
 
-    def create(self, path: str, body: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    def create(self, path: str, body: Mapping[str, object]) -> tuple[JsonObject, bool]:
         """Create; an object that exists already (409) is returned as it is, with False."""
         try:
             return self.request("POST", path, body=body), True
         except KubeError as error:
             if error.status != 409:
                 raise
-        name = body.get("metadata", {}).get("name", "")
+        name = text(child(body, "metadata"), "name") or ""
         existing = self.get(f"{path}/{quote(name)}")
         if existing is None:
             raise KubeError(409, f"{path}/{name} conflicts but cannot be read")
         return existing, False
 
-    def merge_patch(self, path: str, patch: dict[str, Any]) -> dict[str, Any]:
-        patched: dict[str, Any] = self.request("PATCH", path, body=patch, content_type=MERGE_PATCH)
-        return patched
+    def merge_patch(self, path: str, patch: Mapping[str, object]) -> JsonObject:
+        return self.request("PATCH", path, body=patch, content_type=MERGE_PATCH)
 
     def delete(self, path: str, propagation: str = "Background") -> bool:
         body = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation}

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import quote
 
 from nbmodernizer.cluster.kube import Kube, KubeError
+from nbmodernizer.cluster.wire import JsonObject, child, number, text
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +36,10 @@ def _micro_time(moment: float) -> str:
     return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _parse_time(text: str | None) -> float | None:
-    if not text:
+def _parse_time(stamp: str | None) -> float | None:
+    if not stamp:
         return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class LeaderElection:
         self.kube, self.namespace, self.name, self.identity = kube, namespace, name, identity
         self.timing, self.clock = timing, clock
 
-    def _spec(self, now: float, transitions: int, acquired: float | None = None) -> dict[str, Any]:
+    def _spec(self, now: float, transitions: int, acquired: float | None = None) -> JsonObject:
         return {
             "holderIdentity": self.identity,
             "leaseDurationSeconds": max(1, round(self.timing.lease_seconds)),
@@ -88,27 +88,27 @@ class LeaderElection:
                     return False  # another replica created it first
                 raise
             return True
-        spec = lease.get("spec") or {}
-        holder = spec.get("holderIdentity")
-        renewed = _parse_time(spec.get("renewTime")) or 0.0
-        duration = float(spec.get("leaseDurationSeconds") or self.timing.lease_seconds)
+        spec = child(lease, "spec")
+        holder = text(spec, "holderIdentity")
+        renewed = _parse_time(text(spec, "renewTime")) or 0.0
+        duration = float(number(spec, "leaseDurationSeconds") or self.timing.lease_seconds)
         if holder not in (None, "", self.identity) and renewed + duration > now:
             return False
-        transitions = int(spec.get("leaseTransitions") or 0) + (holder != self.identity)
+        transitions = (number(spec, "leaseTransitions") or 0) + (holder != self.identity)
         return self._write(lease, self._spec(now, transitions))
 
     def renew(self) -> bool:
         """Extend our hold; False when the Lease is no longer ours."""
         lease = self.kube.get(lease_path(self.namespace, self.name))
-        spec = (lease or {}).get("spec") or {}
-        if lease is None or spec.get("holderIdentity") != self.identity:
+        spec = child(lease or {}, "spec")
+        if lease is None or text(spec, "holderIdentity") != self.identity:
             return False
-        acquired = _parse_time(spec.get("acquireTime"))
-        transitions = int(spec.get("leaseTransitions") or 0)
+        acquired = _parse_time(text(spec, "acquireTime"))
+        transitions = number(spec, "leaseTransitions") or 0
         return self._write(lease, self._spec(self.clock(), transitions, acquired))
 
-    def _write(self, lease: dict[str, Any], spec: dict[str, Any]) -> bool:
-        version = lease["metadata"]["resourceVersion"]
+    def _write(self, lease: JsonObject, spec: JsonObject) -> bool:
+        version = text(child(lease, "metadata"), "resourceVersion")
         patch = {"metadata": {"resourceVersion": version}, "spec": spec}
         try:
             self.kube.merge_patch(lease_path(self.namespace, self.name), patch)

@@ -8,13 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from kubernetes import client, config
 from urllib3.exceptions import HTTPError
 
 from nbmodernizer.cluster.kube import PLURAL, Kube, KubeError, Paths
+from nbmodernizer.cluster.wire import JsonObject
 from nbmodernizer.spec import API_GROUP, API_VERSION
+
+Answer = TypeVar("Answer")  # what an API request returns
 
 RESOURCE = f"{PLURAL}.{API_GROUP}"
 SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
@@ -74,7 +77,7 @@ class Cluster:
         namespace = where.namespace or _context_namespace(where)
         return cls(Kube(configuration), namespace, where)
 
-    def _call(self, request: Callable[[str], Any], path: str) -> Any:
+    def _call(self, request: Callable[[str], Answer], path: str) -> Answer:
         try:
             return request(path)
         except KubeError as error:
@@ -82,22 +85,17 @@ class Cluster:
         except (HTTPError, OSError) as error:
             raise ClusterError(f"cannot reach the API server: {error}") from None
 
-    def get(self, name: str) -> dict[str, Any] | None:
+    def get(self, name: str) -> JsonObject | None:
         """The resource `name` in the namespace, or None."""
-        found: dict[str, Any] | None = self._call(
-            self.kube.get, Paths.resource(self.namespace, name)
-        )
-        return found
+        return self._call(self.kube.get, Paths.resource(self.namespace, name))
 
-    def list(self) -> list[dict[str, Any]]:
+    def list(self) -> list[JsonObject]:
         """The resources in the namespace (all of them with `all_namespaces`), by selector."""
         if self.where.all_namespaces:
             path = f"/apis/{API_GROUP}/{API_VERSION}/{PLURAL}"
         else:
             path = Paths.resource(self.namespace)
-        found: list[dict[str, Any]] = self._call(
-            lambda p: self.kube.list(p, self.where.selector), path
-        )
+        found = self._call(lambda p: self.kube.list(p, self.where.selector), path)
         return found
 
     @property

@@ -12,8 +12,9 @@ another version rendered it first), the stored one is kept: it reports the same 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
 
+from nbmodernizer.cluster.wire import text
 from nbmodernizer.runfolder import put_beside, report_files, uri_beside
 from nbmodernizer.status import ModernizationStatus
 from nbmodernizer.store import RevisionExistsError
@@ -41,9 +42,10 @@ def publish(
     )
 
 
-def published(status: dict[str, Any]) -> str | None:
-    """The Event message saying where a finished run's report and final notebook are."""
-    report, final = status.get("report"), status.get("finalNotebook")
+def published(status: Mapping[str, object]) -> str | None:
+    """The Event message saying where a finished run's report and final notebook are (`status`:
+    the wire form)."""
+    report, final = text(status, "report"), text(status, "finalNotebook")
     if not report or not final:
         return None
     return f"report: {report}; final notebook: {final}"

@@ -5,7 +5,8 @@ the write grants. Pure: a pod spec in, the split pod spec out."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from nbmodernizer.cluster.wire import JsonObject, children, strings
 
 GRANTS_FILE = "grants.json"  # the grants file's name in its mount
 # The pod split (grants mode): an init container fetches with the read grants, the notebook's
@@ -17,7 +18,7 @@ KERNEL_MOUNT = "/var/run/nbmodernizer/kernel"  # the kernel's connection files
 FETCH, KERNEL, EXECUTOR = "fetch", "kernel", "executor"
 
 
-def _grants_volume(grants: tuple[str, str, str], secret: str) -> dict[str, Any]:
+def _grants_volume(grants: tuple[str, str, str], secret: str) -> JsonObject:
     volume, _, key = grants
     items = [{"key": key, "path": GRANTS_FILE}]
     return {
@@ -26,9 +27,9 @@ def _grants_volume(grants: tuple[str, str, str], secret: str) -> dict[str, Any]:
     }
 
 
-def _mounts(container: Mapping[str, Any], *names: str) -> list[dict[str, Any]]:
+def _mounts(container: Mapping[str, object], *names: str) -> list[JsonObject]:
     """The runner container's mounts of these volumes, in its order."""
-    return [dict(m) for m in container["volumeMounts"] if m["name"] in names]
+    return [dict(m) for m in children(container, "volumeMounts") if m.get("name") in names]
 
 
 def _with_flags(args: list[str], drop: tuple[str, ...], *extra: str) -> list[str]:
@@ -45,7 +46,7 @@ def _with_flags(args: list[str], drop: tuple[str, ...], *extra: str) -> list[str
     return [*kept, *extra]
 
 
-def split_pod(pod_spec: dict[str, Any], secret: str, revision: str) -> None:
+def split_pod(pod_spec: JsonObject, secret: str, revision: str) -> None:
     """Turn the one runner container into the pod split (docs/security.md):
 
     initContainers: fetch      READ grants; writes the notebook and the inputs (emptyDirs)
@@ -56,13 +57,13 @@ def split_pod(pod_spec: dict[str, Any], secret: str, revision: str) -> None:
     They share the working directory, the inputs and the kernel folder; the notebook file,
     the executor's /tmp and each grant are mounted in one container only. Not
     `shareProcessNamespace`: the kernel cannot reach the executor's processes."""
-    [runner] = pod_spec["containers"]
-    args, env = list(runner["args"]), list(runner["env"])
+    [runner] = children(pod_spec, "containers")
+    args, env = strings(runner, "args"), children(runner, "env")
     flag = {args[i]: args[i + 1] for i in range(0, len(args) - 1, 2)}
     stage_flags = ("--stage", "--grants", "--notebook-dir", "--kernel-dir")
     base = {k: v for k, v in runner.items() if k not in ("args", "env", "volumeMounts")}
     base.pop("resources", None)
-    home = [e for e in env if e["name"] in ("HOME", "MPLCONFIGDIR")]
+    home = [e for e in env if e.get("name") in ("HOME", "MPLCONFIGDIR")]
     read_mount = {"name": READ_GRANTS[0], "mountPath": READ_GRANTS[1], "readOnly": True}
     write_mount = {"name": WRITE_GRANTS[0], "mountPath": WRITE_GRANTS[1], "readOnly": True}
     notebook = {"name": "notebook", "mountPath": NOTEBOOK_MOUNT}
@@ -87,7 +88,7 @@ def split_pod(pod_spec: dict[str, Any], secret: str, revision: str) -> None:
         "env": home,
         "volumeMounts": [*_mounts(runner, "tmp", "input"), notebook, read_mount],
     }
-    kernel = {
+    kernel: JsonObject = {
         **base,
         "name": KERNEL,
         "args": [
@@ -139,7 +140,8 @@ def split_pod(pod_spec: dict[str, Any], secret: str, revision: str) -> None:
     pod_spec["initContainers"] = [fetch]
     pod_spec["containers"] = [kernel, executor]
     pod_spec["shareProcessNamespace"] = False
-    pod_spec["volumes"] += [
+    pod_spec["volumes"] = [
+        *children(pod_spec, "volumes"),
         {"name": "notebook", "emptyDir": {}},
         {"name": "kernel", "emptyDir": {}},
         {"name": "kernel-tmp", "emptyDir": {}},

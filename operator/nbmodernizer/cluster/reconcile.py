@@ -19,49 +19,45 @@ import base64
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import partial
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from nbmodernizer import metrics
 from nbmodernizer.admit import InvalidInputError
+from nbmodernizer.clock import now
 from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, budgeted
-from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.events import event_for
 from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
 from nbmodernizer.cluster.indexed import arrived, is_indexed, judge, stop_message
-from nbmodernizer.cluster.jobs import build_job, fit_name, job_name, revision_prefix
+from nbmodernizer.cluster.jobs import build_job, fit_name, job_name
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
-from nbmodernizer.cluster.outputs import publish, published
+from nbmodernizer.cluster.outputs import published
 from nbmodernizer.cluster.run_inputs import RunInputs
 from nbmodernizer.cluster.settings import OperatorSettings
-from nbmodernizer.engine import fix_step, grade_revision, record_result, replay
+from nbmodernizer.cluster.status_writer import Progress, RunContext, StatusWriter
+from nbmodernizer.cluster.subject import Subject
+from nbmodernizer.cluster.wire import child, number, text
+from nbmodernizer.engine import FixOutcome, advance, fix_step, grade_revision, replay
 from nbmodernizer.fixers import FixerChain, build_chain
+from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import FixerEnvironment, build_learner
 from nbmodernizer.grade import score_runs
-from nbmodernizer.loop import Action, Execute, Finish, LoopState, Unrunnable, start, step
+from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, unrunnable
 from nbmodernizer.spec import (
     ModernizationSpec,
     NotebookModernization,
     SpecError,
     parse_modernization,
 )
-from nbmodernizer.status import ExecutionResult, ModernizationStatus, Outcome, Phase, ScoreResult
+from nbmodernizer.status import ExecutionResult, FixRecord, Phase
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.cache import CachedStore, ObjectCache
 from nbmodernizer.store.revisions import RevisionStore, S3Store, has_execution
 from nbmodernizer.store.s3 import delete_prefix
-from nbmodernizer.summary import build_status
+from nbmodernizer.summary import phase_of
 
 FINALIZER = "nbmodernizer.dev/cleanup"
 QUEUED_RETRY_SECONDS = 5.0
-FINAL_PHASES = (Phase.SUCCEEDED.value, Phase.FAILED.value)
-
-
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -86,7 +82,6 @@ class TamperedStoreError(Exception):
         )
 
 
-EventSink = Callable[[dict[str, Any], str, str, str], None]  # (object, type, reason, message)
 StoreFactory = Callable[[str], RevisionStore]
 ChainFactory = Callable[[ModernizationSpec, FixerEnvironment], FixerChain]
 
@@ -111,7 +106,7 @@ class Reconciler:
         self.chain_factory = chain_factory
         self.store_failures: dict[str, int] = {}
         self.phases: dict[str, Phase] = {}
-        self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
+        self.status = StatusWriter(kube)
         self.inputs = RunInputs()  # the frozen specs and the answers, read once
         self.grants = JobGrants(kube, settings)
         # revision files read or written (write-once: never stale); None: off
@@ -126,455 +121,227 @@ class Reconciler:
         if obj is None:
             self._forget(namespace, name)
             return Requeue()
-        if obj["metadata"].get("deletionTimestamp"):
-            self.finalize(obj)
+        subject = Subject.of(obj, self.jobs)
+        if subject.deleting:
+            self.finalize(subject)
             return Requeue()
-        status = obj.get("status") or {}
-        self._account(namespace, name, status)
-        if status.get("phase") in FINAL_PHASES:
-            self._note_spec_change(obj)
-            self._remember(obj, Phase(status["phase"]))
+        self._account(subject)
+        if subject.status.finished:
+            self._note_spec_change(subject)
+            self._remember(subject, subject.status.phase or Phase.FAILED)
             return Requeue()
         try:
-            resource = self._parse(obj)
+            resource = self._parse(subject)
         except InvalidResourceError as error:
-            self._finish_unrunnable(obj, str(error), spec_error=str(error))
+            self._finish_unrunnable(subject, str(error), spec_error=str(error))
             return Requeue()
-        self._ensure_finalizer(obj)
-        self._note_spec_change(obj)
-        key = job_key(namespace, name)
+        subject = self._note_spec_change(self._ensure_finalizer(subject))
         try:
-            requeue = self._advance(obj, resource)
+            requeue = self._advance(subject, resource)
         except (InvalidResourceError, GrantsRefused) as error:  # not admitted, not grantable
-            self._finish_unrunnable(obj, str(error), spec_error=str(error))
+            self._finish_unrunnable(subject, str(error), spec_error=str(error))
             return Requeue()
         except InvalidInputError as error:  # e.g. the answers vanished mid-run
-            self._finish_unrunnable(obj, str(error))
+            self._finish_unrunnable(subject, str(error))
             return Requeue()
         except TamperedStoreError as error:
-            self._stop_jobs(namespace, name)  # whatever runs for it is not to be trusted
-            self._finish_unrunnable(obj, str(error))
+            self._stop_jobs(subject.namespace, subject.name)  # whatever runs is not trusted
+            self._finish_unrunnable(subject, str(error))
             return Requeue()
         except StoreError as error:
-            return self._store_unavailable(obj, key, str(error))
-        self.store_failures.pop(key, None)
+            return self._store_unavailable(subject, str(error))
+        self.store_failures.pop(subject.key, None)
         return requeue
 
     # -- the loop ---------------------------------------------------------------------------
 
-    def _advance(self, obj: dict[str, Any], resource: NotebookModernization) -> Requeue:
-        meta = obj["metadata"]
-        namespace, name = meta["namespace"], meta["name"]
-        store = self._open_store(revision_prefix(self.jobs, namespace, name))
-        spec = self._frozen_spec(store, obj, resource)
+    def _advance(self, subject: Subject, resource: NotebookModernization) -> Requeue:
+        store = self._open_store(subject.store_prefix)
+        spec = self._frozen_spec(store, subject, resource)
         state, action = replay(store, spec.fix.max_iterations)
-        self._verify_unrecorded(obj, store, spec, state)
-        notes: list[str] = list((obj.get("status") or {}).get("notes") or [])
-        while True:
-            if isinstance(action, Finish):
-                self._finish(obj, spec, store, state, notes)
-                return Requeue()
-            if isinstance(action, Execute):
-                advanced = self._execute(obj, resource, spec, store, state, action.revision, notes)
-                if isinstance(advanced, Requeue):
-                    return advanced
-                state, action = advanced
-                continue
-            self._write(obj, spec, store, state, Phase.FIXING, notes)
-            try:
-                outcome = fix_step(store, state, action, self._chain(obj, spec), spec, None)
-            except BudgetHold as hold:  # nothing was stored: the same step runs again later
-                self._write(obj, spec, store, state, Phase.QUEUED, notes, budget_hold=hold.reason)
-                return Requeue(hold.seconds)
-            metrics.observe_fix(outcome.record, spec.fix.fixers, action.fix_type.value)
-            if spec.fix.llm.model and outcome.state.spent != state.spent:
-                spent = outcome.state.spent
-                before = state.spent
-                metrics.observe_llm_usage(
-                    spec.fix.llm.model,
-                    spent.input_tokens - before.input_tokens,
-                    spent.output_tokens - before.output_tokens,
-                    spent.usd - before.usd,
-                )
-            notes.extend(n for n in outcome.notes if n not in notes)
-            self._fix_event(obj, action.revision, outcome.record, outcome.notes)
-            state, action = outcome.state, outcome.action
-
-    def _execute(
-        self,
-        obj: dict[str, Any],
-        resource: NotebookModernization,
-        spec: ModernizationSpec,
-        store: RevisionStore,
-        state: LoopState,
-        revision: int,
-        notes: list[str],
-    ) -> tuple[LoopState, Action] | Requeue:
-        meta = obj["metadata"]
-        namespace = meta["namespace"]
-        job = job_name(meta["name"], revision)
-        key = job_key(namespace, job)
-        found = self.kube.get(Paths.jobs(namespace, job))
-        phase, reason = job_state(found) if found is not None else ("absent", "")
-        graded: tuple[ExecutionResult, ScoreResult] | None = None
-        if spec.score.runs > 1 and (is_indexed(found) if found else has_execution(store, revision)):
-            # One Indexed Job: grade the runs that arrived; stop it once they decide.
-            grade = partial(self._grade, store, revision, spec)
-            judged = judge(arrived(found, spec.score.runs), spec.score, grade)
-            if judged is not None and judged.stop:  # Background: its pods go too
-                self.kube.delete(Paths.jobs(namespace, job))
-                self._event(obj, "Normal", "RunsStopped", stop_message(job, judged))
-            graded = (judged.execution, judged.score) if judged is not None else None
-        elif phase in ("succeeded", "absent") and has_execution(store, revision):
-            # A Job that ended well, or one gone (its TTL) after storing its outputs: grade
-            # what it stored, reading only the names it was granted (`grade_revision`).
-            graded = self._grade(store, revision, spec)
-        if graded is not None:
-            self.capacity.mark(key, running=False)
-            self.grants.revoke(namespace, job)
-            return self._record(obj, spec, store, state, revision, *graded)
-        if found is None:
-            if not self.capacity.reserve(key):
-                self._write(obj, spec, store, state, Phase.QUEUED, notes, iteration=revision)
-                return Requeue(QUEUED_RETRY_SECONDS)
-            manifest = build_job(resource, revision, self.jobs)
-            made, created = self.kube.create(Paths.jobs(namespace), manifest)
-            granted_job = made if created else self.kube.get(Paths.jobs(namespace, job))
-            self.grants.grant(granted_job, spec, meta["name"], revision)
-            if created:
-                self._event(
-                    obj, "Normal", "IterationStarted", f"Job {job} executes revision {revision}"
-                )
-            self._write(obj, spec, store, state, Phase.RUNNING, notes, iteration=revision)
-            return Requeue()
-        if phase in ("running", "suspended"):
-            self.grants.grant(found, spec, meta["name"], revision)  # made after a restart?
-            self.capacity.mark(key, running=True)
-            current = Phase.QUEUED if phase == "suspended" else Phase.RUNNING
-            self._write(obj, spec, store, state, current, notes, iteration=revision)
-            return Requeue()
-        if phase == "succeeded":  # ended well, but stored no execution facts
-            reason = reason or "Complete"
-            phase = "failed"
-        # A failed Job: whatever it stored is not trusted (a notebook that read its grants
-        # could have written the Job's outputs before the runner did, then failed it).
-        self.capacity.mark(key, running=False)
-        self.grants.revoke(namespace, job)
-        deadline = float((found.get("spec") or {}).get("activeDeadlineSeconds") or 0)
-        execution = infrastructure_result(phase, reason, deadline)
-        score = score_runs([], execution.failure, spec.score)
-        return self._record(obj, spec, store, state, revision, execution, score)
+        self._verify_unrecorded(subject, store, spec, state)
+        driver = _InCluster(self, subject, resource, RunContext(spec, store, subject.status.notes))
+        state, action = advance(store, state, action, driver)
+        if isinstance(action, Finish):
+            self._finish(driver.subject, driver.run, state)
+        return driver.requeue
 
     def _verify_unrecorded(
-        self, obj: dict[str, Any], store: RevisionStore, spec: ModernizationSpec, state: LoopState
+        self, subject: Subject, store: RevisionStore, spec: ModernizationSpec, state: LoopState
     ) -> None:
         """A result.json the status has not counted yet (`status.iterations`: etcd, out of
         any notebook's reach) is trusted only if grading the revision again gives the same
         execution and score (grading is deterministic: that is how the operator's own write,
         made just before a crash, is told from one somebody else put there first), or if it
         records a failure (which gains a forger nothing). Else: TamperedStoreError."""
-        recorded = int((obj.get("status") or {}).get("iterations") or 0)
-        for attempt in state.attempts[recorded:]:
+        for attempt in state.attempts[subject.status.iterations :]:
             if attempt.score.value is None and attempt.execution.has_errors:
                 continue
             revision = attempt.revision
-            try:
-                if not has_execution(store, revision):
-                    raise FileNotFoundError("no execution.json")
-                execution, score = self._grade(store, revision, spec, attempt.score.runs)
-            except FileNotFoundError as error:
-                raise TamperedStoreError(revision, str(error)) from None
-            if execution != attempt.execution or score != attempt.score:
+            if not has_execution(store, revision):
+                raise TamperedStoreError(revision, "no execution.json")
+            graded = self.grade(store, revision, spec, attempt.score.runs)
+            if graded.execution != attempt.execution or graded.score != attempt.score:
                 raise TamperedStoreError(revision, "grading it again gives another result")
 
-    def _grade(
-        self, store: RevisionStore, revision: int, spec: ModernizationSpec, *runs: Any
-    ) -> tuple[ExecutionResult, ScoreResult]:
-        """Grade what a revision's Job stored, reading only the names it was granted (`runs`:
-        an Indexed Job's count and Error runs, `grade_revision`'s last arguments)."""
-        limits = self.settings.submission_limits()
-        return grade_revision(store, revision, self.inputs.answers(spec), spec, limits, *runs)
-
-    def _record(
+    def grade(
         self,
-        obj: dict[str, Any],
-        spec: ModernizationSpec,
         store: RevisionStore,
-        state: LoopState,
         revision: int,
-        execution: ExecutionResult,
-        score: ScoreResult,
-    ) -> tuple[LoopState, Action]:
-        learner = build_learner(spec, FixerEnvironment(fix_memory=self.settings.fix_memory))
-        state, action = record_result(store, state, revision, execution, score, learner)
-        attempt = state.attempts[-1]
-        metrics.observe_attempt(attempt)
-        value = f"{score.value:.6g}" if score.value is not None else "no score"
-        message = (
-            f"revision {revision}: {attempt.diagnosis.issue.value} ({value}) "
-            f"{attempt.diagnosis.detail}"
-        ).strip()
-        kind = "Normal" if attempt.diagnosis.outcome.reproducible else "Warning"
-        self._event(obj, kind, "IterationFinished", message)
-        return state, action
+        spec: ModernizationSpec,
+        count: int | None = None,
+        failed: dict[int, ExecutionResult] | None = None,
+    ) -> Graded:
+        """Grade what a revision's Job stored, reading only the names it was granted (`count`,
+        `failed`: an Indexed Job's runs, as `engine.stored_runs` takes them)."""
+        limits = self.settings.submission_limits()
+        answers = self.inputs.answers(spec)
+        return grade_revision(store, revision, answers, spec, limits, count, failed)
 
     # -- inputs of a run ----------------------------------------------------------------------
 
-    def _parse(self, obj: dict[str, Any]) -> NotebookModernization:
+    def _parse(self, subject: Subject) -> NotebookModernization:
         try:
-            return parse_modernization(obj, "resource")
+            return parse_modernization(subject.body, "resource")
         except SpecError as error:
             raise InvalidResourceError("; ".join(error.problems)) from None
 
     def _frozen_spec(
-        self, store: RevisionStore, obj: dict[str, Any], resource: NotebookModernization
+        self, store: RevisionStore, subject: Subject, resource: NotebookModernization
     ) -> ModernizationSpec:
-        meta = obj["metadata"]
         try:
-            return self.inputs.frozen_spec(
-                store, job_key(meta["namespace"], meta["name"]), resource, meta.get("generation")
-            )
+            return self.inputs.frozen_spec(store, subject.key, resource, subject.generation)
         except InvalidInputError as error:
             raise InvalidResourceError(str(error)) from None
 
-    def _chain(self, obj: dict[str, Any], spec: ModernizationSpec) -> FixerChain:
+    def chain(self, subject: Subject, spec: ModernizationSpec) -> FixerChain:
         key: str | None = None
         secret_ref = spec.fix.llm.api_key_secret
         if secret_ref is not None:
-            secret = self.kube.get(Paths.secret(obj["metadata"]["namespace"], secret_ref.name))
-            data = (secret or {}).get("data") or {}
-            if secret_ref.key in data:
-                key = base64.b64decode(data[secret_ref.key]).decode().strip()
+            secret = self.kube.get(Paths.secret(subject.namespace, secret_ref.name))
+            value = text(child(secret or {}, "data"), secret_ref.key)
+            if value is not None:
+                key = base64.b64decode(value).decode().strip()
         environment = FixerEnvironment(key, metrics.observe_llm_request, self.settings.fix_memory)
         chain = self.chain_factory(spec, environment)
         return budgeted(chain, self.budget) if self.budget is not None else chain
 
     # -- status -----------------------------------------------------------------------------
 
-    def _write(
-        self,
-        obj: dict[str, Any],
-        spec: ModernizationSpec | None,
-        store: RevisionStore | None,
-        state: LoopState,
-        phase: Phase,
-        notes: list[str],
-        iteration: int | None = None,
-        spec_error: str | None = None,
-        budget_hold: str | None = None,
-    ) -> None:
-        previous = obj.get("status") or {}
-        finished = phase.value in FINAL_PHASES
-        status: ModernizationStatus = build_status(
-            state,
-            spec.score if spec else None,
-            (lambda revision: store.uri_of(revision)) if store else (lambda _r: ""),
-            phase,
-            started_at=previous.get("startedAt") or now(),
-            completed_at=now() if finished else None,
-            notes=notes,
-        )
-        if finished and spec is not None and store is not None:  # report.html, final.ipynb
-            status = publish(store, status, obj["metadata"]["name"], spec.score.tolerance)
-        wire = status.merge_patch(previous)  # what no longer holds (a fixed lastError) goes
-        if iteration is not None:
-            wire["iteration"] = iteration
-        generation = obj["metadata"].get("generation")
-        wire["observedGeneration"] = previous.get("observedGeneration", generation)
-        wire["conditions"] = conditions_for(
-            phase,
-            status.outcome,
-            status.message,
-            previous.get("conditions") or [],
-            generation,
-            now(),
-            spec_error=spec_error,
-            budget_hold=budget_hold,
-        )
-        meta = obj["metadata"]
-        try:
-            updated = self.kube.merge_patch(
-                Paths.resource(meta["namespace"], meta["name"]) + "/status", {"status": wire}
-            )
-        except KubeError as error:
-            if error.status == 404:
-                return
-            raise
-        obj["status"] = updated.get("status", wire)
-        version = (updated.get("metadata") or {}).get("resourceVersion")
-        if version:
-            self.written[job_key(meta["namespace"], meta["name"])] = version
-        self._remember(obj, phase)
+    def write(
+        self, subject: Subject, state: LoopState, progress: Progress, run: RunContext | None
+    ) -> Subject:
+        written = self.status.write(subject, state, progress, run)
+        if written is None:  # the resource is gone
+            return subject
+        self._remember(written, progress.phase)
+        return written
 
     def wrote(self, namespace: str, name: str, resource_version: str | None) -> bool:
-        """Whether this version of the resource is the one our own status write made (its
-        watch event needs no reconcile: nothing changed that we did not know)."""
-        return (
-            resource_version is not None
-            and self.written.get(job_key(namespace, name)) == resource_version
-        )
+        """Whether this version of the resource is the one our own status write made."""
+        return self.status.wrote(job_key(namespace, name), resource_version)
 
-    def _finish(
-        self,
-        obj: dict[str, Any],
-        spec: ModernizationSpec,
-        store: RevisionStore,
-        state: LoopState,
-        notes: list[str],
-    ) -> None:
+    def _finish(self, subject: Subject, run: RunContext, state: LoopState) -> None:
         assert state.finish is not None
         outcome = state.finish.outcome
-        phase = Phase.FAILED if outcome is Outcome.FAILED else Phase.SUCCEEDED
-        self._write(obj, spec, store, state, phase, notes)
+        subject = self.write(subject, state, Progress(phase_of(state)), run)
         metrics.observe_finish(state)
         kind = "Normal" if outcome.reproducible else "Warning"
-        self._event(obj, kind, "Finished", f"{outcome.value}: {state.finish.reason}")
-        where = published(obj.get("status") or {})
+        self.event(subject, kind, "Finished", f"{outcome.value}: {state.finish.reason}")
+        where = published(subject.status.wire)
         if where:
-            self._event(obj, "Normal", "ReportStored", where)
-        self._forget_stored(store.uri)  # a finished run is not replayed again
+            self.event(subject, "Normal", "ReportStored", where)
+        self._forget_stored(run.store.uri)  # a finished run is not replayed again
 
     def _finish_unrunnable(
-        self, obj: dict[str, Any], reason: str, spec_error: str | None = None
+        self, subject: Subject, reason: str, spec_error: str | None = None
     ) -> None:
-        state, _ = start(1)
-        state, _ = step(state, Unrunnable(reason))
-        self._write(obj, None, None, state, Phase.FAILED, [], spec_error=spec_error)
+        state = unrunnable(reason)
+        self.write(subject, state, Progress(phase_of(state), spec_error=spec_error), None)
         metrics.observe_finish(state)
-        self._event(obj, "Warning", "Failed", reason)
+        self.event(subject, "Warning", "Failed", reason)
 
-    def _store_unavailable(self, obj: dict[str, Any], key: str, error: str) -> Requeue:
-        failures = self.store_failures.get(key, 0) + 1
-        self.store_failures[key] = failures
+    def _store_unavailable(self, subject: Subject, error: str) -> Requeue:
+        failures = self.store_failures.get(subject.key, 0) + 1
+        self.store_failures[subject.key] = failures
         message = f"S3 unreachable ({failures}/{self.settings.store_retries}): {error}"
         if failures >= self.settings.store_retries:
-            self.store_failures.pop(key, None)
-            self._finish_unrunnable(obj, f"the revision store stayed unreachable: {error}")
+            self.store_failures.pop(subject.key, None)
+            self._finish_unrunnable(subject, f"the revision store stayed unreachable: {error}")
             return Requeue()
-        meta = obj["metadata"]
-        previous = obj.get("status") or {}
-        patch = {
-            "status": {
-                "phase": previous.get("phase") or Phase.PENDING.value,
-                "lastError": message,
-                "conditions": conditions_for(
-                    Phase(previous.get("phase") or Phase.PENDING.value),
-                    None,
-                    message,
-                    previous.get("conditions") or [],
-                    meta.get("generation"),
-                    now(),
-                    store_error=message,
-                ),
-            }
-        }
-        self.kube.merge_patch(Paths.resource(meta["namespace"], meta["name"]) + "/status", patch)
-        self._event(obj, "Warning", "StoreUnavailable", message)
+        self.status.store_unavailable(subject, message)
+        self.event(subject, "Warning", "StoreUnavailable", message)
         return Requeue(self.settings.retry_seconds)
 
-    def _note_spec_change(self, obj: dict[str, Any]) -> None:
+    def _note_spec_change(self, subject: Subject) -> Subject:
         """Finished or running resources whose spec changed: say so once, change nothing."""
-        meta = obj["metadata"]
-        status = obj.get("status") or {}
-        observed, generation = status.get("observedGeneration"), meta.get("generation")
+        observed, generation = subject.status.observed_generation, subject.generation
         if observed is None or generation is None or observed == generation:
-            return
-        conditions = status.get("conditions") or []
-        if any(c.get("reason") == "SpecChangedAfterStart" for c in conditions):
-            return
+            return subject
+        if any(c.get("reason") == "SpecChangedAfterStart" for c in subject.status.conditions):
+            return subject
         message = (
             f"the spec changed (generation {generation}) after the modernization started with "
             f"generation {observed}; the change is not applied: delete and re-create to run it"
         )
-        changed = [c for c in conditions if c.get("type") != "SpecAccepted"] + [
-            {
-                "type": "SpecAccepted",
-                "status": "False",
-                "reason": "SpecChangedAfterStart",
-                "message": message,
-                "lastTransitionTime": now(),
-                "observedGeneration": generation,
-            }
-        ]
-        path = Paths.resource(meta["namespace"], meta["name"]) + "/status"
-        updated = self.kube.merge_patch(path, {"status": {"conditions": changed}})
-        obj["status"] = updated.get("status", status)
-        self._event(obj, "Warning", "SpecChangedAfterStart", message)
+        subject = self.status.spec_changed(subject, message)
+        self.event(subject, "Warning", "SpecChangedAfterStart", message)
+        return subject
 
     # -- finalizer and deletion ---------------------------------------------------------------
 
-    def _ensure_finalizer(self, obj: dict[str, Any]) -> None:
-        meta = obj["metadata"]
-        finalizers = list(meta.get("finalizers") or [])
-        if FINALIZER in finalizers:
-            return
-        path = Paths.resource(meta["namespace"], meta["name"])
-        updated = self.kube.merge_patch(
-            path, {"metadata": {"finalizers": [*finalizers, FINALIZER]}}
-        )
-        obj["metadata"] = updated.get("metadata", meta)
+    def _ensure_finalizer(self, subject: Subject) -> Subject:
+        if FINALIZER in subject.finalizers:
+            return subject
+        finalizers = [*subject.finalizers, FINALIZER]
+        self.kube.merge_patch(subject.path, {"metadata": {"finalizers": finalizers}})
+        return replace(subject, finalizers=tuple(finalizers))
 
     def _stop_jobs(self, namespace: str, name: str) -> None:
         """Delete the resource's Jobs and their grants."""
         selector = f"nbmodernizer.dev/modernization={fit_name(name)}"
         for job in self.kube.list(Paths.jobs(namespace), selector):
-            self.kube.delete(Paths.jobs(namespace, job["metadata"]["name"]))
-            self.capacity.mark(job_key(namespace, job["metadata"]["name"]), running=False)
-            self.grants.revoke(namespace, job["metadata"]["name"])
+            job_name_ = text(child(job, "metadata"), "name")
+            if job_name_ is None:
+                continue
+            self.kube.delete(Paths.jobs(namespace, job_name_))
+            self.capacity.mark(job_key(namespace, job_name_), running=False)
+            self.grants.revoke(namespace, job_name_)
 
-    def finalize(self, obj: dict[str, Any]) -> None:
+    def finalize(self, subject: Subject) -> None:
         """Stop the resource's Jobs; delete its revisions if its retention says so."""
-        meta = obj["metadata"]
-        namespace, name = meta["namespace"], meta["name"]
-        self._stop_jobs(namespace, name)
-        retention = ((obj.get("spec") or {}).get("revisions") or {}).get("retention", "Keep")
-        revisions = revision_prefix(self.jobs, namespace, name)
-        if retention == "Delete":
-            delete_prefix(revisions)
-        self._forget_stored(revisions)
-        finalizers = [f for f in meta.get("finalizers") or [] if f != FINALIZER]
-        if len(finalizers) != len(meta.get("finalizers") or []):
+        self._stop_jobs(subject.namespace, subject.name)
+        if subject.retention == "Delete":
+            delete_prefix(subject.store_prefix)
+        self._forget_stored(subject.store_prefix)
+        if FINALIZER in subject.finalizers:
+            finalizers = [f for f in subject.finalizers if f != FINALIZER]
             try:
                 self.kube.merge_patch(
-                    Paths.resource(namespace, name),
-                    {"metadata": {"finalizers": finalizers or None}},
+                    subject.path, {"metadata": {"finalizers": finalizers or None}}
                 )
             except KubeError as error:
                 if error.status != 404:
                     raise
-        self._forget(namespace, name)
+        self._forget(subject.namespace, subject.name)
 
     # -- events and bookkeeping -------------------------------------------------------------
 
-    def _event(self, obj: dict[str, Any], kind: str, reason: str, message: str) -> None:
-        event = event_for(obj, kind, reason, message, now())
+    def event(self, subject: Subject, kind: str, reason: str, message: str) -> None:
+        event = event_for(subject.reference(), kind, reason, message, now())
         with contextlib.suppress(KubeError):  # events are best effort: never block the loop
-            self.kube.create(Paths.events(obj["metadata"]["namespace"]), event)
+            self.kube.create(Paths.events(subject.namespace), event)
 
-    def _fix_event(self, obj: dict[str, Any], revision: int, record: Any, notes: list[str]) -> None:
-        if record is None:
-            self._event(obj, "Warning", "NotFixed", f"revision {revision}: {'; '.join(notes)}")
-        else:
-            self._event(
-                obj,
-                "Normal",
-                "Fixed",
-                f"revision {record.iteration}: {record.type.value} by {record.fixer}: "
-                f"{record.summary}",
-            )
-
-    def _account(self, namespace: str, name: str, status: dict[str, Any]) -> None:
+    def _account(self, subject: Subject) -> None:
         """Count what a modernization had spent before this operator saw it, once."""
-        key = job_key(namespace, name)
-        if self.budget is None or key in self.accounted:
+        if self.budget is None or subject.key in self.accounted:
             return
-        self.accounted.add(key)
-        self.budget.add_earlier(float((status.get("cost") or {}).get("usd") or 0.0))
+        self.accounted.add(subject.key)
+        self.budget.add_earlier(subject.status.spent_usd)
 
-    def _remember(self, obj: dict[str, Any], phase: Phase) -> None:
-        meta = obj["metadata"]
+    def _remember(self, subject: Subject, phase: Phase) -> None:
         with self.lock:
-            self.phases[job_key(meta["namespace"], meta["name"])] = phase
+            self.phases[subject.key] = phase
         self._publish_phases()
 
     def _open_store(self, prefix: str) -> RevisionStore:
@@ -597,3 +364,128 @@ class Reconciler:
             for known in self.phases.values():
                 counts[known] = counts.get(known, 0) + 1
         metrics.set_phases(counts)
+
+
+@dataclass
+class _InCluster:
+    """One reconcile's `engine.Driver`: a revision executes as a Job (none yet: create it;
+    running: wait; ended: grade what it stored); a fix runs here, unless the LLM budget holds
+    it. Where it waits, the status says so and `requeue` says when to look again."""
+
+    reconciler: Reconciler
+    subject: Subject
+    resource: NotebookModernization
+    run: RunContext
+    requeue: Requeue = field(default_factory=Requeue)
+    chain: FixerChain | None = None
+
+    def execute(self, state: LoopState, revision: int) -> Graded | None:
+        r, spec, store = self.reconciler, self.run.spec, self.run.store
+        namespace = self.subject.namespace
+        job = job_name(self.subject.name, revision)
+        key = job_key(namespace, job)
+        found = r.kube.get(Paths.jobs(namespace, job))
+        phase, reason = job_state(found) if found is not None else ("absent", "")
+        graded: Graded | None = None
+        if spec.score.runs > 1 and (is_indexed(found) if found else has_execution(store, revision)):
+            # One Indexed Job: grade the runs that arrived; stop it once they decide.
+            judged = judge(
+                arrived(found, spec.score.runs),
+                spec.score,
+                lambda count, failed: r.grade(store, revision, spec, count, dict(failed)),
+            )
+            if judged is not None and judged.stop:  # Background: its pods go too
+                r.kube.delete(Paths.jobs(namespace, job))
+                r.event(self.subject, "Normal", "RunsStopped", stop_message(job, judged))
+            graded = judged.graded if judged is not None else None
+        elif phase in ("succeeded", "absent") and has_execution(store, revision):
+            # A Job that ended well, or one gone (its TTL) after storing its outputs: grade
+            # what it stored, reading only the names it was granted (`grade_revision`).
+            graded = r.grade(store, revision, spec)
+        if graded is not None:
+            r.capacity.mark(key, running=False)
+            r.grants.revoke(namespace, job)
+            return graded
+        if found is None:
+            if not r.capacity.reserve(key):
+                self._wait(state, Progress(Phase.QUEUED, revision), QUEUED_RETRY_SECONDS)
+                return None
+            manifest = build_job(self.resource, revision, r.jobs)
+            made, created = r.kube.create(Paths.jobs(namespace), manifest)
+            granted_job = made if created else r.kube.get(Paths.jobs(namespace, job))
+            r.grants.grant(granted_job, spec, self.subject.name, revision)
+            if created:
+                message = f"Job {job} executes revision {revision}"
+                r.event(self.subject, "Normal", "IterationStarted", message)
+            self._wait(state, Progress(Phase.RUNNING, revision))
+            return None
+        if phase in ("running", "suspended"):
+            r.grants.grant(found, spec, self.subject.name, revision)  # made after a restart?
+            r.capacity.mark(key, running=True)
+            current = Phase.QUEUED if phase == "suspended" else Phase.RUNNING
+            self._wait(state, Progress(current, revision))
+            return None
+        if phase == "succeeded":  # ended well, but stored no execution facts
+            reason = reason or "Complete"
+            phase = "failed"
+        # A failed Job: whatever it stored is not trusted (a notebook that read its grants
+        # could have written the Job's outputs before the runner did, then failed it).
+        r.capacity.mark(key, running=False)
+        r.grants.revoke(namespace, job)
+        deadline = float(number(child(found, "spec"), "activeDeadlineSeconds") or 0)
+        execution = infrastructure_result(phase, reason, deadline)
+        return Graded(execution, score_runs([], execution.failure, spec.score))
+
+    def learner(self) -> Learner | None:
+        environment = FixerEnvironment(fix_memory=self.reconciler.settings.fix_memory)
+        return build_learner(self.run.spec, environment)
+
+    def recorded(self, attempt: Attempt) -> None:
+        metrics.observe_attempt(attempt)
+        score, diagnosis = attempt.score, attempt.diagnosis
+        value = f"{score.value:.6g}" if score.value is not None else "no score"
+        message = f"revision {attempt.revision}: {diagnosis.issue.value} ({value}) "
+        kind = "Normal" if diagnosis.outcome.reproducible else "Warning"
+        self.reconciler.event(
+            self.subject, kind, "IterationFinished", (message + diagnosis.detail).strip()
+        )
+
+    def fix(self, state: LoopState, request: RequestFix) -> FixOutcome | None:
+        r, spec = self.reconciler, self.run.spec
+        self.subject = r.write(self.subject, state, Progress(Phase.FIXING), self.run)
+        self.chain = self.chain or r.chain(self.subject, spec)
+        try:
+            outcome = fix_step(self.run.store, state, request, self.chain, spec, None)
+        except BudgetHold as hold:  # nothing was stored: the same step runs again later
+            progress = Progress(Phase.QUEUED, budget_hold=hold.reason)
+            self._wait(state, progress, hold.seconds)
+            return None
+        metrics.observe_fix(outcome.record, spec.fix.fixers, request.fix_type.value)
+        spent, before = outcome.state.spent, state.spent
+        if spec.fix.llm.model and spent != before:
+            metrics.observe_llm_usage(
+                spec.fix.llm.model,
+                spent.input_tokens - before.input_tokens,
+                spent.output_tokens - before.output_tokens,
+                spent.usd - before.usd,
+            )
+        notes = self.run.notes
+        notes.extend(n for n in outcome.notes if n not in notes)
+        self._fix_event(request.revision, outcome.record, outcome.notes)
+        return outcome
+
+    def _wait(self, state: LoopState, progress: Progress, after: float | None = None) -> None:
+        """Say in the status what the loop waits for; `requeue`: when to look again."""
+        self.subject = self.reconciler.write(self.subject, state, progress, self.run)
+        self.requeue = Requeue(after)
+
+    def _fix_event(self, revision: int, record: FixRecord | None, notes: list[str]) -> None:
+        if record is None:
+            message = f"revision {revision}: {'; '.join(notes)}"
+            self.reconciler.event(self.subject, "Warning", "NotFixed", message)
+        else:
+            message = (
+                f"revision {record.iteration}: {record.type.value} by {record.fixer}: "
+                f"{record.summary}"
+            )
+            self.reconciler.event(self.subject, "Normal", "Fixed", message)

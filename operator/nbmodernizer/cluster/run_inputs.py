@@ -9,11 +9,14 @@ URI: pushed files are never changed.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING
 
 from nbmodernizer.admit import admit, read_answers
 from nbmodernizer.spec import ModernizationSpec, NotebookModernization
 from nbmodernizer.store.revisions import RevisionStore, read_spec, write_spec
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ANSWERS_CACHED = 256
 
@@ -21,7 +24,7 @@ ANSWERS_CACHED = 256
 class RunInputs:
     def __init__(self) -> None:
         self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
-        self.cached: dict[str, Any] = {}  # answers URI -> DataFrame (oldest dropped first)
+        self.cached: dict[str, pd.DataFrame] = {}  # answers URI -> DataFrame (oldest dropped first)
         self.lock = threading.Lock()
 
     def frozen_spec(
@@ -49,7 +52,7 @@ class RunInputs:
         write_spec(store, spec, generation)
         return spec
 
-    def answers(self, spec: ModernizationSpec) -> Any:
+    def answers(self, spec: ModernizationSpec) -> pd.DataFrame:
         cached = self.cached.get(spec.score.answers)
         if cached is None:
             cached = read_answers(spec.score, None)
@@ -60,7 +63,7 @@ class RunInputs:
         with self.lock:
             self.frozen.pop(key, None)
 
-    def _keep(self, uri: str, answers: Any) -> None:
+    def _keep(self, uri: str, answers: pd.DataFrame) -> None:
         with self.lock:
             if len(self.cached) >= ANSWERS_CACHED:
                 self.cached.pop(next(iter(self.cached)))

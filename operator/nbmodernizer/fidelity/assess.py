@@ -20,7 +20,6 @@ import difflib
 from collections import Counter
 from collections.abc import Sequence
 
-from nbmodernizer.fidelity.cells import Cell, code_cells
 from nbmodernizer.fidelity.kinds import FEWER_EPOCHS, FEWER_ESTIMATORS, FEWER_FOLDS
 from nbmodernizer.fidelity.model_class import model_class_flags
 from nbmodernizer.fidelity.reach import reach_flags
@@ -28,7 +27,7 @@ from nbmodernizer.fidelity.removed_cells import removed_cell_flags
 from nbmodernizer.fidelity.settings import all_settings, setting_flags
 from nbmodernizer.fidelity.similarity import ratio
 from nbmodernizer.fidelity.subsampling import subsampling_flags
-from nbmodernizer.notebook import Notebook
+from nbmodernizer.notebook import CodeCell, Notebook, code_cells
 from nbmodernizer.status import CellSimilarity, Fidelity
 
 _DECIMALS = 4
@@ -88,7 +87,7 @@ def _align(old: Sequence[str], new: Sequence[str]) -> list[tuple[int | None, int
 
 
 def _cell_similarities(
-    old: Sequence[Cell], new: Sequence[Cell], pairs: Sequence[tuple[int | None, int | None]]
+    old: Sequence[CodeCell], new: Sequence[CodeCell], pairs: Sequence[tuple[int | None, int | None]]
 ) -> list[CellSimilarity]:
     """Changed revision cells; an added cell scores 0 unless it is an original cell moved."""
     unpaired = Counter(old[i].source for i, j in pairs if i is not None and j is None)

@@ -7,9 +7,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from nbmodernizer.fidelity.cells import Cell
 from nbmodernizer.fidelity.kinds import MODEL_CLASS_CHANGED
 from nbmodernizer.fidelity.syntax import callee, words
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.status import RiskFlag
 
 # A called CamelCase name is a model class if it ends with one of these or is a known one.
@@ -32,7 +32,7 @@ def _is_model_class(name: str) -> bool:
     return bool(_CAMEL.fullmatch(name)) and (name in _MODELS or name.endswith(_MODEL_SUFFIXES))
 
 
-def _model_classes(cells: Iterable[Cell]) -> dict[str, int]:
+def _model_classes(cells: Iterable[CodeCell]) -> dict[str, int]:
     """Instantiated model class -> index of the first cell that instantiates it."""
     found: dict[str, int] = {}
     for cell in cells:
@@ -47,7 +47,7 @@ def _model_classes(cells: Iterable[Cell]) -> dict[str, int]:
 
 
 def model_class_flags(
-    old: Sequence[Cell], new: Sequence[Cell], pairs: Sequence[tuple[int | None, int | None]]
+    old: Sequence[CodeCell], new: Sequence[CodeCell], pairs: Sequence[tuple[int | None, int | None]]
 ) -> list[RiskFlag]:
     """Model classes the revision no longer instantiates (a wrapper added around one is fine)."""
     before, after = _model_classes(old), _model_classes(new)

@@ -15,9 +15,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from nbmodernizer.fidelity.cells import Cell
 from nbmodernizer.fidelity.kinds import REACHES_OUTSIDE
 from nbmodernizer.fidelity.syntax import clip, code, dotted
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.status import RiskFlag
 
 # Modules whose import is a reach: credentials, the network, other processes.
@@ -59,7 +59,7 @@ _PROC = re.compile(r"^/proc(/|$)")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
 
-def _reaches(cell: Cell, answers: str | None) -> Iterable[tuple[str, str]]:
+def _reaches(cell: CodeCell, answers: str | None) -> Iterable[tuple[str, str]]:
     """(what, the code) for every reach in the cell."""
     if cell.tree is None:
         return
@@ -101,12 +101,12 @@ def _reaches(cell: Cell, answers: str | None) -> Iterable[tuple[str, str]]:
                 yield "files outside the inputs and the working directory", text
 
 
-def _counted(cells: Sequence[Cell], answers: str | None) -> Counter[str]:
+def _counted(cells: Sequence[CodeCell], answers: str | None) -> Counter[str]:
     return Counter(what for cell in cells for what, _ in _reaches(cell, answers))
 
 
 def reach_flags(
-    old: Sequence[Cell], new: Sequence[Cell], answers: str | None = None
+    old: Sequence[CodeCell], new: Sequence[CodeCell], answers: str | None = None
 ) -> list[RiskFlag]:
     """A flag per reach of a kind the revision has more often than the original (so a
     rewritten import of the same kind is none); `answers` is the answers file's name (never to

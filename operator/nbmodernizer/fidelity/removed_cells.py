@@ -7,10 +7,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from nbmodernizer.fidelity.cells import Cell
 from nbmodernizer.fidelity.kinds import CELL_REMOVED
 from nbmodernizer.fidelity.similarity import ratio
 from nbmodernizer.fidelity.syntax import clip
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.status import RiskFlag
 
 # Below this similarity to every revision cell, an original cell counts as removed.
@@ -41,8 +41,8 @@ def _overlap(a: Counter[str], b: Counter[str]) -> float:
 
 
 def _candidates(
-    cell: Cell, partner: Cell | None, new: Sequence[tuple[Cell, Counter[str]]]
-) -> list[Cell]:
+    cell: CodeCell, partner: CodeCell | None, new: Sequence[tuple[CodeCell, Counter[str]]]
+) -> list[CodeCell]:
     """The revision cells most likely similar to `cell`: its aligned partner, then the few
     cells sharing the most words with it (so that the check stays linear)."""
     words = _words_of(cell.source)
@@ -51,7 +51,7 @@ def _candidates(
 
 
 def removed_cell_flags(
-    old: Sequence[Cell], new: Sequence[Cell], pairs: Sequence[tuple[int | None, int | None]]
+    old: Sequence[CodeCell], new: Sequence[CodeCell], pairs: Sequence[tuple[int | None, int | None]]
 ) -> list[RiskFlag]:
     """Original code cells with no similar cell in the revision, wherever it moved them.
 

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from nbmodernizer.fidelity.cells import Cell
 from nbmodernizer.fidelity.kinds import FEWER_EPOCHS, FEWER_ESTIMATORS, FEWER_FOLDS, SUBSAMPLING
 from nbmodernizer.fidelity.syntax import (
     callee,
@@ -25,6 +24,7 @@ from nbmodernizer.fidelity.syntax import (
     number,
     words,
 )
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.status import RiskFlag
 
 # Numeric settings whose decrease is a risk: name -> (flag kind, family). Settings of one family
@@ -70,11 +70,11 @@ class Setting:
         return math.inf if self.value < 0 else self.value  # max_iter=-1: no limit
 
 
-def all_settings(cells: Iterable[Cell]) -> list[Setting]:
+def all_settings(cells: Iterable[CodeCell]) -> list[Setting]:
     return [setting for cell in cells for setting in _settings(cell)]
 
 
-def _settings(cell: Cell) -> Iterator[Setting]:
+def _settings(cell: CodeCell) -> Iterator[Setting]:
     if cell.tree is None:
         return
     for node in ast.walk(cell.tree):
@@ -130,7 +130,7 @@ def _assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, str, ast
         yield f"={name}", name.rsplit(".", 1)[-1], value
 
 
-def _train_fraction(cell: Cell, call: ast.Call) -> Iterator[Setting]:
+def _train_fraction(cell: CodeCell, call: ast.Call) -> Iterator[Setting]:
     """The share of rows `train_test_split` trains on (0.75 by default)."""
     train, test = keyword(call, "train_size"), keyword(call, "test_size")
     train = None if isinstance(train, ast.Constant) and train.value is None else train
@@ -152,7 +152,7 @@ def _train_fraction(cell: Cell, call: ast.Call) -> Iterator[Setting]:
     )
 
 
-def _epoch_loop(cell: Cell, loop: ast.For) -> Iterator[Setting]:
+def _epoch_loop(cell: CodeCell, loop: ast.For) -> Iterator[Setting]:
     """`for epoch in range(100)`: a hand-written training loop of 100 epochs."""
     if not (isinstance(loop.target, ast.Name) and "epoch" in loop.target.id.lower()):
         return

@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from nbmodernizer.fidelity.cells import Cell
 from nbmodernizer.fidelity.kinds import SUBSAMPLING
 from nbmodernizer.fidelity.settings import Setting, decreases, setting_flag
 from nbmodernizer.fidelity.syntax import (
@@ -22,6 +21,7 @@ from nbmodernizer.fidelity.syntax import (
     number,
     take,
 )
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.status import RiskFlag
 
 
@@ -34,7 +34,7 @@ class _Pattern:
     at: tuple[int, int, int]  # cell index, line, column
 
 
-def _subsamples(cell: Cell) -> Iterator[_Pattern]:
+def _subsamples(cell: CodeCell) -> Iterator[_Pattern]:
     if cell.tree is None:
         return
     shown = displayed(cell.tree)
@@ -88,8 +88,8 @@ def _leading_slice(node: ast.expr) -> bool:
 
 
 def subsampling_flags(
-    old: Sequence[Cell],
-    new: Sequence[Cell],
+    old: Sequence[CodeCell],
+    new: Sequence[CodeCell],
     old_settings: Sequence[Setting],
     new_settings: Sequence[Setting],
 ) -> list[RiskFlag]:

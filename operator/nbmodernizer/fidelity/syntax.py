@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from nbmodernizer.fidelity.cells import Cell
+from nbmodernizer.notebook import CodeCell
 
 _DETAIL_CHARS = 80
 _T = TypeVar("_T")
@@ -121,7 +121,7 @@ def displayed(tree: ast.Module) -> set[int]:
     return shown
 
 
-def document_order(cell: Cell, node: ast.AST) -> tuple[int, int, int]:
+def document_order(cell: CodeCell, node: ast.AST) -> tuple[int, int, int]:
     return cell.index, getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
 
 

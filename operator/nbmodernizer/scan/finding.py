@@ -27,6 +27,7 @@ from typing import Any
 from nbmodernizer import cells
 from nbmodernizer.fixers.rules.fixer import notebook_context, proactive, rewrite_cell
 from nbmodernizer.fixers.rules.model import Library, Rule
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.scan.sources import SourceFile
 
 _PROBED: dict[Callable[[], bool], bool] = {}
@@ -223,7 +224,7 @@ class Scanner:
         for cell in source.cells:
             origin = list(range(cell.source.count("\n") + 1))
 
-            def changed(rule: Rule, before: str, after: str, cell: Any = cell) -> None:
+            def changed(rule: Rule, before: str, after: str, cell: CodeCell = cell) -> None:
                 nonlocal origin
                 version = installed_version(
                     rule.library, self.modules.get(rule.library, frozenset())
@@ -232,7 +233,7 @@ class Scanner:
                     report.findings.append(
                         Finding(
                             path=path,
-                            cell=cell.number,
+                            cell=source.number(cell),
                             line=origin[min(line, len(origin) - 1)] + 1,
                             column=column + 1,
                             rule=rule.id,
@@ -249,6 +250,6 @@ class Scanner:
                 report.rewritten[cell.index] = after
             parsed = cells.parse(after)
             if parsed.is_python and parsed.tree is None:
-                report.unreadable.append(cell.number or 1)
+                report.unreadable.append(source.number(cell) or 1)
         report.findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.rule))
         return report

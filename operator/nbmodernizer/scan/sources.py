@@ -12,9 +12,10 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import nbformat
+
+from nbmodernizer.notebook import CodeCell, Notebook, code_cells
 
 SUFFIXES = (".ipynb", ".py")
 # folders a walk never enters
@@ -27,18 +28,16 @@ class SourceError(Exception):
 
 
 @dataclass(frozen=True)
-class Cell:
-    number: int | None  # 1-based over all of a notebook's cells; None for a .py file
-    index: int  # position in the notebook's cells (0 for a .py file)
-    source: str
-
-
-@dataclass(frozen=True)
 class SourceFile:
     path: Path
     text: str  # the file as read
-    cells: tuple[Cell, ...]  # its code cells
-    notebook: Any | None  # the nbformat node (None for a .py file)
+    cells: tuple[CodeCell, ...]  # its code cells (a .py file: one, index 0)
+    notebook: Notebook | None  # None for a .py file
+
+    def number(self, cell: CodeCell) -> int | None:
+        """The cell's number as Jupyter shows it (1-based over all of a notebook's cells);
+        None for a .py file."""
+        return None if self.notebook is None else cell.index + 1
 
     def rewritten(self, sources: dict[int, str], clear_outputs: bool = True) -> str:
         """The file's text with these cells (by index) replaced; unchanged text when empty.
@@ -87,14 +86,9 @@ def read(path: Path) -> SourceFile:
     except (OSError, UnicodeDecodeError) as error:
         raise SourceError(f"{path}: {error}") from None
     if path.suffix != ".ipynb":
-        return SourceFile(path, text, (Cell(None, 0, text),), None)
+        return SourceFile(path, text, (CodeCell(0, text),), None)
     try:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as error:  # nbformat raises JSON, validation and version errors
         raise SourceError(f"{path}: not a notebook: {error}") from None
-    code = tuple(
-        Cell(index + 1, index, cell.source)
-        for index, cell in enumerate(notebook.cells)
-        if cell.cell_type == "code"
-    )
-    return SourceFile(path, text, code, notebook)
+    return SourceFile(path, text, tuple(code_cells(notebook)), notebook)

@@ -7,7 +7,9 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
     revisions/0000/spec.json        the spec the run started with (operator only)
     revisions/0000/executed.ipynb   the notebook after execution
     revisions/0000/execution.json   every run's execution facts (errors, duration, versions)
-    revisions/0000/submission.csv   what the notebook wrote, when it did (-N.csv: run N)
+    revisions/0000/submission.csv   what the notebook wrote, when it did (-N.csv: run N); one
+                                    too large to keep: a line saying its size
+                                    (`layout.stand_in`)
     revisions/0000/executed-N.ipynb run N's (N >= 1) own executed notebook and facts, with
     revisions/0000/execution-N.json runs: N > 1 in a cluster (one Indexed Job, a pod per
                                     run); run 0's are executed.ipynb and execution.json
@@ -28,6 +30,8 @@ The JSON files (`revisions.py` reads and writes them, typed):
                     (execution-N.json: the same, with run N's one ExecutionResult)
     result.json     {"diagnosis": Diagnosis, "execution": ExecutionResult,
                      "score": ScoreResult}                          indent 2, sorted keys
+                    ("run": N, the run that speaks for the revision, when it is not run 0;
+                    its execution is "execution")
     fix.json        FixRecord                                       indent 2, field order
     spec.json       {"generation": int | null, "spec": ModernizationSpec}
                                                                     indent 2, sorted keys

@@ -5,6 +5,7 @@ and revision folder URIs. No I/O, so the pure parts (the Job manifest) can name 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 REVISIONS = "revisions"
 
@@ -20,8 +21,32 @@ REPORT_JSON = "report.json"  # the status object (a run folder only; in a cluste
 REPORT_HTML = "report.html"  # report.render_html
 FINAL_NOTEBOOK = "final.ipynb"  # the best revision, executed
 
-# What the executor keeps instead of a submission larger than the limit (grade.py reads it).
+
+@dataclass(frozen=True)
+class Oversized:
+    """A submission larger than the limit: never read whole, never kept; only its size."""
+
+    size: int
+
+
+# What a store keeps instead of an oversized submission: this line, then its size in bytes.
+# Readers turn it back into `Oversized` (`read_stand_in`); grading never sees the line.
 OVERSIZE_MARKER = b"#nbmodernizer: oversized submission: "
+_STAND_IN_SIZE = re.compile(rb"(\d+) bytes")
+
+
+def stand_in(oversized: Oversized) -> bytes:
+    return OVERSIZE_MARKER + f"{oversized.size} bytes".encode() + b"\n"
+
+
+def read_stand_in(data: bytes) -> Oversized | None:
+    """The Oversized a stored stand-in says (an older runner's line too:
+    `submission.csv is N bytes, more than ...`); None for a submission."""
+    if not data.startswith(OVERSIZE_MARKER):
+        return None
+    found = _STAND_IN_SIZE.search(data, len(OVERSIZE_MARKER), len(OVERSIZE_MARKER) + 200)
+    return Oversized(int(found.group(1)) if found else 0)
+
 
 _REVISION_FOLDER = re.compile(rf"^(?P<root>.+?)/{REVISIONS}/(?P<number>\d+)/?$")
 

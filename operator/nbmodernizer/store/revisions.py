@@ -18,11 +18,13 @@ from nbmodernizer.store.layout import (
     EXECUTION,
     FIX,
     NOTEBOOK,
-    OVERSIZE_MARKER,
     RESULT,
     REVISIONS,
     SPEC,
+    Oversized,
+    read_stand_in,
     revision_key,
+    stand_in,
     submission_name,
 )
 from nbmodernizer.store.s3 import (
@@ -191,18 +193,24 @@ def read_execution(
 
 
 def read_submission(
-    store: RevisionStore, revision: int, run: int, max_bytes: int | None = None
-) -> bytes | None:
-    """What run `run` of the revision wrote; None when it wrote nothing. With `max_bytes`, a
-    larger one is not read: its stand-in says how large it was (`grade.oversize_stand_in`)."""
-    name = submission_name(run)
-    if max_bytes is None:
-        return store.get(revision, name) if store.exists(revision, name) else None
-    data = store.get_at_most(revision, name, max_bytes)
+    store: RevisionStore, revision: int, run: int, max_bytes: int
+) -> bytes | Oversized | None:
+    """What run `run` of the revision wrote; None when it wrote nothing. One larger than
+    `max_bytes` is not read, nor is one its runner found too large to keep: Oversized."""
+    data = store.get_at_most(revision, submission_name(run), max_bytes)
     if isinstance(data, int):
-        reason = f"{name} is {data} bytes, more than the {max_bytes} allowed (max submission bytes)"
-        return OVERSIZE_MARKER + reason.encode() + b"\n"
-    return data
+        return Oversized(data)
+    if data is None:
+        return None
+    return read_stand_in(data) or data
+
+
+def write_submission(
+    store: RevisionStore, revision: int, run: int, submission: bytes | Oversized
+) -> None:
+    """Run `run`'s submission, or the stand-in of one too large to keep."""
+    data = stand_in(submission) if isinstance(submission, Oversized) else submission
+    store.put(revision, submission_name(run), data)
 
 
 @dataclass(frozen=True)
@@ -212,14 +220,17 @@ class StoredResult:
     execution: ExecutionResult
     score: ScoreResult
     diagnosis: Diagnosis
+    run: int = 0  # the run that speaks for the revision; older result.json files hold run 0's
 
 
 def write_result(store: RevisionStore, revision: int, result: StoredResult) -> None:
-    document = {
+    document: dict[str, object] = {
         "execution": result.execution.to_wire(),
         "score": result.score.to_wire(),
         "diagnosis": result.diagnosis.to_wire(),
     }
+    if result.run:  # written only where it says more than the file's default
+        document["run"] = result.run
     store.put(revision, RESULT, _json(document))
 
 
@@ -228,10 +239,14 @@ def read_result(store: RevisionStore, revision: int) -> StoredResult | None:
     if not store.exists(revision, RESULT):
         return None
     document = json.loads(store.get(revision, RESULT))
+    run = document.get("run", 0)
+    if not isinstance(run, int) or isinstance(run, bool) or run < 0:
+        raise ValueError(f"revision {revision}'s {RESULT}: run is {run!r}, not a run index")
     return StoredResult(
         ExecutionResult.model_validate(document["execution"]),
         ScoreResult.model_validate(document["score"]),
         Diagnosis.model_validate(document["diagnosis"]),
+        run,
     )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from datetime import datetime
 
 from nbmodernizer.cells import parse
-from nbmodernizer.notebook import Notebook, code_cell_indices
+from nbmodernizer.notebook import Notebook, code_cells, source_text
 
 
 def _tree(source: str) -> ast.Module | None:
@@ -37,14 +38,15 @@ def used_names(source: str) -> set[str]:
 
 def dependencies(notebook: Notebook, index: int) -> list[int]:
     """Earlier code cells that define what cell `index` uses, transitively, in order."""
-    code = [i for i in code_cell_indices(notebook) if i < index]
-    defines = {i: defined_names(notebook.cells[i].source) for i in code}
+    code = [cell.index for cell in code_cells(notebook) if cell.index < index]
+    sources = {i: source_text(notebook.cells[i]) for i in [*code, index]}
+    defines = {i: defined_names(sources[i]) for i in code}
     needed: set[int] = set()
     pending = [index]
     while pending:
         current = pending.pop()
-        wanted = used_names(notebook.cells[current].source) - (
-            defined_names(notebook.cells[current].source) if current == index else set()
+        wanted = used_names(sources[current]) - (
+            defined_names(sources[current]) if current == index else set()
         )
         for name in wanted:
             for candidate in reversed([i for i in code if i < current]):
@@ -58,7 +60,7 @@ def dependencies(notebook: Notebook, index: int) -> list[int]:
 
 def writer_of(notebook: Notebook, filename: str) -> int | None:
     """The last code cell whose source mentions `filename` (where the submission is written)."""
-    hits = [i for i in code_cell_indices(notebook) if filename in notebook.cells[i].source]
+    hits = [cell.index for cell in code_cells(notebook) if filename in cell.source]
     return hits[-1] if hits else None
 
 
@@ -74,10 +76,12 @@ def _timestamp(value: object) -> datetime | None:
 def cell_seconds(executed: Notebook) -> dict[int, float]:
     """Seconds each executed code cell took (from nbclient's timing metadata)."""
     seconds: dict[int, float] = {}
-    for index in code_cell_indices(executed):
-        timing = executed.cells[index].get("metadata", {}).get("execution", {})
+    for cell in code_cells(executed):
+        timing = executed.cells[cell.index].metadata.get("execution")
+        if not isinstance(timing, Mapping):
+            continue
         start = _timestamp(timing.get("iopub.execute_input"))
         end = _timestamp(timing.get("shell.execute_reply"))
         if start is not None and end is not None:
-            seconds[index] = round((end - start).total_seconds(), 2)
+            seconds[cell.index] = round((end - start).total_seconds(), 2)
     return seconds

@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from nbmodernizer.fidelity import BLOCKING
-from nbmodernizer.fidelity.cells import code_cells
 from nbmodernizer.fidelity.reach import reach_flags
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.llm.client import ChatClient, LLMError
 from nbmodernizer.fixers.llm.prices import cost_usd
 from nbmodernizer.fixers.llm.prompt import build_prompt
 from nbmodernizer.fixers.llm.reply import Reply, ReplyError, parse_reply
-from nbmodernizer.notebook import Notebook, copy_notebook
+from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
 from nbmodernizer.spec import LLMSpec
 from nbmodernizer.status import CostSummary
 

@@ -10,7 +10,7 @@ from string import Template
 from nbmodernizer.execute import truncated
 from nbmodernizer.fixers.base import FixRequest
 from nbmodernizer.fixers.llm.cells import cell_seconds, dependencies, writer_of
-from nbmodernizer.notebook import code_cell_indices
+from nbmodernizer.notebook import code_cells, source_text
 from nbmodernizer.status import ExecutionResult, FixType
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -35,7 +35,7 @@ def template(name: str) -> str:
 
 def focus_cell(request: FixRequest) -> int:
     """The cell the issue is in: the failing, the timed-out, or the submission-writing cell."""
-    code = code_cell_indices(request.notebook)
+    code = [cell.index for cell in code_cells(request.notebook)]
     if (
         request.fix_type is FixType.RUNTIME_REDUCTION
         and request.execution.timed_out_cell is not None
@@ -48,7 +48,7 @@ def focus_cell(request: FixRequest) -> int:
 
 
 def cells_in_scope(request: FixRequest, mode: str) -> list[int]:
-    code = code_cell_indices(request.notebook)
+    code = [cell.index for cell in code_cells(request.notebook)]
     if mode == "file":
         return code
     focus = focus_cell(request)
@@ -117,13 +117,14 @@ def history_text(request: FixRequest) -> str:
 
 def cells_text(request: FixRequest, shown: list[int], mode: str) -> str:
     blocks: list[str] = []
+    code = {cell.index: cell.source for cell in code_cells(request.notebook)}
     indices = range(len(request.notebook.cells)) if mode == "file" else shown
     for index in indices:
-        cell = request.notebook.cells[index]
-        if cell.cell_type == "code":
-            blocks.append(f"### cell {index} (code, editable)\n```python\n{cell.source}\n```")
+        if index in code:
+            blocks.append(f"### cell {index} (code, editable)\n```python\n{code[index]}\n```")
         else:
-            blocks.append(f"### cell {index} ({cell.cell_type})\n{cell.source}")
+            cell = request.notebook.cells[index]
+            blocks.append(f"### cell {index} ({cell.cell_type})\n{source_text(cell)}")
     return "\n\n".join(blocks)
 
 

@@ -26,11 +26,11 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ConfigDict, Field
 
+from nbmodernizer.clock import now
 from nbmodernizer.fixers.memory.objects import Objects, open_objects
 from nbmodernizer.fixers.memory.pattern import Pattern
 from nbmodernizer.fixers.memory.signature import Signature
@@ -40,10 +40,6 @@ RETIRE_AFTER_USES = 3
 RETIRE_BELOW = 0.5
 PATTERN = "pattern.json"
 _CACHED_OBJECTS = 20_000
-
-
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def digest(text: str, length: int = 16) -> str:

@@ -6,7 +6,7 @@ best first, on the cell. For an error, the cell is rewritten only when a match c
 statement that raised it; matches of other entries of the same signature in that cell ride
 along (two removed APIs that fail alike are fixed at once). An entry already tried on a
 cell in this run is not tried there again. The proposal says which entries it used and
-where (`FixRecord.memoryEntries`) and what the paid fixes it repeats cost (`savedUsd`).
+where (`FixRecord.memoryEntries`) and what the paid fixes it repeats cost (`cost.savedUsd`).
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class MemoryLearner:
         origin = Origin(
             run=store.uri,
             revision=attempt.revision,
-            cost_usd=fix.cost_usd,
+            cost_usd=fix.cost.usd,
             example=example,
             fixer=fix.fixer,
         )

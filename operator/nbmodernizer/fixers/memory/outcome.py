@@ -17,7 +17,7 @@ from nbmodernizer.cells import imports, parse
 from nbmodernizer.fixers.memory.pattern import Span
 from nbmodernizer.fixers.memory.signature import Signature, of_error, of_issue
 from nbmodernizer.loop import Attempt
-from nbmodernizer.notebook import Notebook, code_cell_indices
+from nbmodernizer.notebook import Notebook, code_cells
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus, Issue
 
 
@@ -37,7 +37,7 @@ class Target:
 
 
 def at_issue(issue: Issue, execution: ExecutionResult, notebook: Notebook) -> list[Target]:
-    code = set(code_cell_indices(notebook))
+    code = {cell.index for cell in code_cells(notebook)}
     if issue is Issue.ERROR:
         targets: dict[int, Target] = {}
         for error in execution.cell_errors:
@@ -71,7 +71,7 @@ def ran(attempt: Attempt) -> bool:
 
 
 def aliases(notebook: Notebook) -> dict[str, str]:
-    return imports(notebook.cells[i].source for i in code_cell_indices(notebook))
+    return imports(cell.source for cell in code_cells(notebook))
 
 
 def setup_for(text: str, known: dict[str, str]) -> str:

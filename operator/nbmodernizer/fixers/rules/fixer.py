@@ -11,10 +11,11 @@ from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
+from nbmodernizer.fixers.rules.occurrences import Recorder, records
 from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
-from nbmodernizer.notebook import Notebook, copy_notebook
-from nbmodernizer.status import FixType, RuleUse
+from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
+from nbmodernizer.status import FixType, RuleOccurrence, RuleUse
 
 # Python 2 rules first: they make cells parseable for the LibCST rules after them.
 KIND_ORDER = (Kind.PYTHON2, Kind.ENVIRONMENT, Kind.API, Kind.SILENT)
@@ -165,28 +166,37 @@ class RulesFixer:
 
     def propose(self, request: FixRequest) -> FixAttempt:
         notebook = copy_notebook(request.notebook)
-        code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
-        sources = [notebook.cells[i].source for i in code]
-        context, imported = notebook_context(sources, request.execution.gpus > 0, request.input_dir)
+        code = code_cells(notebook)
+        context, imported = notebook_context(
+            [cell.source for cell in code], request.execution.gpus > 0, request.input_dir
+        )
         own = self._own_errors(request, notebook, context)
         if own is not None:
             return own
         activation = activate(self.rules, request, imported, self.modules)
         banned = amend.reverted(request.fixes)
         applied: dict[str, list[int]] = {}
-        for index in code:
-            cell = notebook.cells[index]
+        occurrences: dict[str, list[RuleOccurrence]] = {}
+        for code_cell in code:
+            index = code_cell.index
             rules = activation.everywhere + activation.in_cells.get(index, ())
             rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
-            source, used = rewrite_cell(cell.source, rules, context)
+            recorder = Recorder()
+            source, used = rewrite_cell(code_cell.source, rules, context, recorder)
             if not used:
                 continue
+            cell = notebook.cells[index]
             cell.source, cell.outputs, cell.execution_count = source, [], None
             for rule_id in used:
                 applied.setdefault(rule_id, []).append(index)
+            for rule_id, spans in recorder.spans().items():
+                occurrences.setdefault(rule_id, []).extend(records(index, spans))
         if not applied:
             return FixAttempt(None, note="no rule applies")
-        uses = tuple(RuleUse(rule=rule, cells=cells) for rule, cells in applied.items())
+        uses = tuple(
+            RuleUse(rule=rule, cells=cells, occurrences=occurrences.get(rule, []))
+            for rule, cells in applied.items()
+        )
         summary = _summary(applied, context.notes)
         return FixAttempt(FixProposal(notebook=notebook, summary=summary, rules=uses))
 
@@ -198,7 +208,7 @@ class RulesFixer:
         no such errors."""
         found = amend.suspects(
             request.execution.cell_errors,
-            request.fixes[-1] if request.fixes else None,
+            request.fixes,
             {index: cell.source for index, cell in enumerate(notebook.cells)},
             self.by_id,
             context,

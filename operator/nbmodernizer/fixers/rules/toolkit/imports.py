@@ -27,8 +27,6 @@ from nbmodernizer.fixers.rules.toolkit.nodes import COMMA, dotted_name
 # (eagerly imported, or lazily loaded on attribute access).
 ATTRIBUTE_PACKAGES = frozenset({"numpy", "scipy", "tensorflow", "keras", "torch"})
 
-_MASKED = "# __nbmodernizer_masked_"  # an IPython line's placeholder (nbmodernizer.cells)
-
 
 @dataclass(frozen=True)
 class Import:
@@ -139,7 +137,7 @@ def _masked(statement: cst.BaseStatement, which: Callable[[str], bool] | None = 
     return (
         isinstance(statement.body[0], cst.Pass)
         and comment is not None
-        and comment.value.startswith(_MASKED)
+        and cells.is_mask_comment(comment.value)
         and (which is None or which(comment.value))
     )
 

@@ -12,6 +12,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     pandas_lacks,
     pandas_module,
 )
+from nbmodernizer.fixers.rules.libraries.pandas.indexers import ILOC, LOC, IxTo
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments, method_call
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
@@ -144,23 +145,6 @@ class AppendToConcat(ImportingTransformer):
         return [other]
 
 
-class IxTo(cst.CSTTransformer):
-    """`.ix[...]` -> `.loc[...]` (labels) or `.iloc[...]` (positions)."""
-
-    def __init__(self, indexer: str) -> None:
-        super().__init__()
-        self.indexer = indexer
-
-    def leave_Subscript(
-        self, original_node: cst.Subscript, updated_node: cst.Subscript
-    ) -> cst.BaseExpression:
-        value = updated_node.value
-        if isinstance(value, cst.Attribute) and value.attr.value == "ix":
-            attr = cst.Name(self.indexer)
-            return updated_node.with_changes(value=value.with_changes(attr=attr))
-        return updated_node
-
-
 class AsMatrix(cst.CSTTransformer):
     """`df.as_matrix()` -> `df.values`; `df.as_matrix(columns=cols)` -> `df[cols].values`."""
 
@@ -283,13 +267,14 @@ RULES = (
         library="pandas",
         changed_in="1.0",
         summary=(
-            "`.ix[...]` -> `.loc[...]` (`.ix` fell back to positions when the index was not "
-            "integer-labelled; `.loc` is label-only): where `.loc` raises on the data, the "
-            "positions `.iloc[...]` are tried instead"
+            "`.ix[...]` -> `.loc[...]` for a key with a label, `.iloc[...]` for positions on "
+            "the columns of a frame whose columns are known to be strings (`.ix` fell back to "
+            "positions on a non-integer axis); an undecided one becomes `.loc`, and where "
+            "`.loc` raises at that line, `.iloc` on that line only"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: IxTo("loc")),
-        alternative=cst_rewrite(lambda _context: IxTo("iloc")),
+        rewrite=cst_rewrite(lambda context: IxTo(context, LOC)),
+        alternative=cst_rewrite(lambda context: IxTo(context, ILOC)),
         symptoms=(missing(FRAME_OR_SERIES, "ix"),),
         gone=lambda: pandas_lacks("DataFrame", "ix"),
         examples=(
@@ -308,6 +293,44 @@ RULES = (
                 ),
                 error="AttributeError",
                 check="value == 5 and frame['b'].tolist() == [4, 0, 0]",
+            ),
+            # positions on the columns of a frame read with a header: `.iloc`; a label: `.loc`
+            Example(
+                before=(
+                    "import pandas as pd\n"
+                    "train = pd.read_csv('../input/train.csv')\n"
+                    "X, y = train.ix[:, 1:-1], train.ix[:, 'target']\n"
+                    "first = train.ix[:, 0]\n"
+                ),
+                after=(
+                    "import pandas as pd\n"
+                    "train = pd.read_csv('../input/train.csv')\n"
+                    "X, y = train.iloc[:, 1:-1], train.loc[:, 'target']\n"
+                    "first = train.iloc[:, 0]\n"
+                ),
+                error="AttributeError",
+                check=(
+                    "list(X.columns) == ['a', 'b'] and y.tolist() == [0, 1] "
+                    "and first.tolist() == [7, 8]"
+                ),
+                files={"input/train.csv": "id,a,b,target\n7,0.5,1,0\n8,1.5,2,1\n"},
+            ),
+            # columns named by the constructor; an integer on the rows stays undecided (`.loc`)
+            Example(
+                before=(
+                    "import pandas as pd\n"
+                    "frame = pd.DataFrame([[1, 2], [3, 4]], columns=['a', 'b'])\n"
+                    "second = frame.ix[:, [1]]\n"
+                    "row = frame.ix[1]\n"
+                ),
+                after=(
+                    "import pandas as pd\n"
+                    "frame = pd.DataFrame([[1, 2], [3, 4]], columns=['a', 'b'])\n"
+                    "second = frame.iloc[:, [1]]\n"
+                    "row = frame.loc[1]\n"
+                ),
+                error="AttributeError",
+                check="list(second.columns) == ['b'] and row.tolist() == [3, 4]",
             ),
         ),
     ),
