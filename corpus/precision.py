@@ -78,8 +78,8 @@ def render(suites: dict[str, dict[str, Any]], audit: Sequence[Verdict]) -> list[
         "`corpus/precision-*.json` (the command is in each); verdicts from "
         "`corpus/precision-audit.csv`, judged by hand: on site-packages every finding of the "
         "same sample before the rule fixes of issue #19 (main at a7fed16), on notebooks a "
-        "seeded sample of the findings (`benchmarks/precision.py --audit FINDINGS --sample 110 "
-        "--seed 19`)."
+        "seeded sample of the first 245 findings the run wrote (`benchmarks/precision.py "
+        "--audit FINDINGS --sample 110 --seed 19`)."
     )
     add("")
     add(
@@ -93,6 +93,11 @@ def render(suites: dict[str, dict[str, Any]], audit: Sequence[Verdict]) -> list[
             f"{suite['lines']} | {suite['files_changed']} | {suite['findings']} | "
             f"{suite['cells_broken']} | {suite['non_idempotent_files']} | {suite['crashes']} |"
         )
+    add("")
+    for name, suite in suites.items():
+        for kind, found in (("broken", "broken"), ("non-idempotent", "non_idempotent")):
+            for path, numbers in suite[found].items():
+                add(f"- {name}, {kind}: `{path}` cells {', '.join(map(str, numbers))}")
     add("")
     for name, suite in suites.items():
         judged_here = [row for row in audit if row.set == name]
