@@ -3,7 +3,6 @@ module and the package to install, and pays no LLM to delete the import (issue 2
 
 from __future__ import annotations
 
-import json
 import sys
 from importlib import resources
 from pathlib import Path
@@ -11,24 +10,12 @@ from pathlib import Path
 import pytest
 
 from nbmodernizer import metrics
-from nbmodernizer.cli import main
 from nbmodernizer.diagnose import diagnose
 from nbmodernizer.known_packages import DATA_FILE, distribution_providing, parse
 from nbmodernizer.loop import Executed, Finish, NotFixed, RequestFix, start, step
-from nbmodernizer.status import CellError, EnvironmentKind, ExecutionResult, ExecutionStatus
+from nbmodernizer.status import EnvironmentKind, ExecutionResult
 from tests.factories import scored
-from tests.llm_server import scripted_llm
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
-
-
-def failed(ename: str, evalue: str) -> ExecutionResult:
-    return ExecutionResult(
-        status=ExecutionStatus.COMPLETED,
-        duration_seconds=1.0,
-        cells_total=3,
-        cells_executed=3,
-        cell_errors=[CellError(cell_index=2, ename=ename, evalue=evalue)],
-    )
+from tests.test_environment_problems import failed, stops_at_once_without_llm
 
 
 def no_module(name: str, ename: str = "ModuleNotFoundError") -> ExecutionResult:
@@ -142,28 +129,11 @@ def test_the_stop_reason_names_module_and_package() -> None:
 def test_the_loop_stops_after_one_execution_naming_module_and_package_and_pays_no_llm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with pytest.raises(ModuleNotFoundError):
+    with pytest.raises(ModuleNotFoundError):  # the test environment must lack it
         __import__("wordcloud")
     cloud = "from wordcloud import WordCloud\ncloud = WordCloud(width=200).generate('a b c')"
-    spec = kaggle_folder(
-        tmp_path / "case",
-        READ,
-        cloud,
-        PREDICT,
-        WRITE,
-        fix={"fixers": ["rules", "llm"], "llm": {"model": "test-model"}},
-    )
-    with scripted_llm() as llm:  # any request would get an error: none may come
-        monkeypatch.setenv("OPENAI_BASE_URL", llm.url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-        code = main(["modernize", str(spec), "--out", str(tmp_path / "out")])
-    report = json.loads((tmp_path / "out" / "report.json").read_text())
-    assert llm.requests == []
-    # the word cloud was never used for the predictions: the score reproduces, the error stays
-    assert code == 0 and report["outcome"] == "ErrorReproducible" and report["iterations"] == 1
+    reason = stops_at_once_without_llm(tmp_path, monkeypatch, cloud)
     assert (
         "missing package: `wordcloud` is provided by `wordcloud`, which the environment lacks"
-        in report["stopReason"]
+        in reason
     )
-    assert "llm: not asked" in report["stopReason"]
-    assert report["cost"]["usd"] == 0
