@@ -11,6 +11,7 @@ import pytest
 
 from nbmodernizer import metrics
 from nbmodernizer.diagnose import diagnose
+from nbmodernizer.fixers.rules.libraries.python2.modules import RENAMED_MODULES
 from nbmodernizer.known_packages import DATA_FILE, distribution_providing, parse
 from nbmodernizer.loop import Executed, Finish, NotFixed, RequestFix, start, step
 from nbmodernizer.status import EnvironmentKind, ExecutionResult
@@ -97,6 +98,8 @@ def test_the_map_holds_no_name_a_notebook_means_as_its_own() -> None:
     stdlib = [m for m in modules if m.split(".")[0] in sys.stdlib_module_names]
     generic = {"tests", "test", "utils", "docs", "examples", "src", "scripts"} & set(modules)
     assert stdlib == [] and generic == set()
+    # Python 2's modules are the python2 rules' to rename, never an install
+    assert set(RENAMED_MODULES) & set(modules) == set()
 
 
 def test_a_malformed_line_names_the_file_and_line() -> None:
