@@ -148,6 +148,7 @@ def _mask(source: str, *, cell_magic: bool) -> tuple[str, list[str]]:
     lines = source.split("\n")
     # IPython drops blank lines before a cell magic: its line is the first that is not blank
     magic_line = next((n for n, line in enumerate(lines) if line.strip()), 0) if cell_magic else -1
+    python = _Continuation()  # reads the Python lines up to the one being decided
     for number, line in enumerate(lines):
         if number == magic_line:
             masked.append(_PLACEHOLDER.format(len(originals)) + _CELL_MAGIC_SUFFIX)
@@ -155,7 +156,7 @@ def _mask(source: str, *, cell_magic: bool) -> tuple[str, list[str]]:
             continue
         if indent is None and not line.lstrip().startswith("%%"):
             match = _LINE.match(line) or _HELP.match(line)
-            if match:
+            if match and not python.continues(masked):
                 indent = match.group("indent")
         if indent is not None:
             masked.append(f"{indent}{_PLACEHOLDER.format(len(originals))}")
@@ -164,6 +165,57 @@ def _mask(source: str, *, cell_magic: bool) -> tuple[str, list[str]]:
         else:
             masked.append(line)
     return "\n".join(masked), originals
+
+
+# What decides whether a line continues the statement before it: string delimiters, escapes,
+# comments, brackets, and a backslash that ends the line.
+_CONTINUATION_TOKEN = re.compile(r"\\.|\\$|'''|\"\"\"|['\"#()\[\]{}]")
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+class _Continuation:
+    """Whether the next line continues a statement: inside an open bracket, a triple-quoted
+    string, or after a backslash at the end of the line before. IPython decides the same way
+    (its TransformerManager splits a cell into logical lines with Python's tokenizer, and
+    looks for `%`, `!`, `?` only at the start of one): `print("%.2f"\n  % x)` has no magic.
+
+    Lines are read only when a line that looks like a magic is to be decided, so a cell
+    without one pays nothing."""
+
+    def __init__(self) -> None:
+        self.read = 0  # lines of the cell read so far
+        self.depth = 0
+        self.quote: str | None = None  # the delimiter of an open string
+        self.backslash = False  # the last line read ended with a backslash
+
+    def continues(self, lines: list[str]) -> bool:
+        """Whether the line after `lines` (the cell so far, magics masked) continues them."""
+        for line in lines[self.read :]:
+            self._read(line)
+        self.read = len(lines)
+        return self.depth > 0 or self.quote is not None or self.backslash
+
+    def _read(self, line: str) -> None:
+        self.backslash = False
+        for token in _CONTINUATION_TOKEN.finditer(line.rstrip("\r")):
+            text = token.group()
+            if self.quote is not None:
+                if text == "\\":  # the end of the line inside a string: it goes on
+                    self.backslash = len(self.quote) == 1
+                elif text == self.quote:
+                    self.quote = None
+            elif text == "#":
+                break
+            elif text == "\\":
+                self.backslash = True
+            elif text in _OPENING:
+                self.depth += 1
+            elif text in _CLOSING:
+                self.depth = max(0, self.depth - 1)
+            elif not text.startswith("\\"):
+                self.quote = text
+        if self.quote is not None and len(self.quote) == 1 and not self.backslash:
+            self.quote = None  # an unterminated short string ends with its line
 
 
 def _ast(code: str) -> tuple[ast.Module | None, str | None]:
