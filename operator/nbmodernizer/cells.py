@@ -36,6 +36,8 @@ _PY2_PRINT = re.compile(r"^([ \t]*)print(?:[ \t]+([^\s(=.,;#].*?))?[ \t]*$", re.
 _PY2_PRINT_TO = re.compile(r">>\s*([^,]+),\s*(.*)")
 _PY2_EXCEPT = re.compile(r"^([ \t]*except[ \t]+.+?),[ \t]*([A-Za-z_]\w*)[ \t]*:", re.M)
 _PY2_RAISE = re.compile(r"^([ \t]*raise[ \t]+[\w.]+)[ \t]*,[ \t]*(.+?)[ \t]*$", re.M)
+# Parsed.error of a cell nested too deeply for Python's own parser
+TOO_DEEP = "too deeply nested for the parser"
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+\S|from[ \t]+[\w.]+[ \t]+import[ \t])")
 
 
@@ -218,6 +220,27 @@ class _Continuation:
             self.quote = None  # an unterminated short string ends with its line
 
 
+def deeper_than(tree: ast.Module, source: str, limit: int) -> bool:
+    """Whether the tree nests deeper than `limit` levels (LibCST's walk, recursive, takes about
+    seven Python frames a level of `[[[...]]]`). Only statements longer than `limit` characters
+    can (each level is at least one character), so most are never walked."""
+    starts = [0]
+    for line in source.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    for statement in tree.body:
+        end_line = statement.end_lineno or statement.lineno
+        end = starts[end_line - 1] + (statement.end_col_offset or 0)
+        if end - (starts[statement.lineno - 1] + statement.col_offset) <= limit:
+            continue
+        stack: list[tuple[ast.AST, int]] = [(statement, 1)]
+        while stack:
+            node, level = stack.pop()
+            if level > limit:
+                return True
+            stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
+    return False
+
+
 def _ast(code: str) -> tuple[ast.Module | None, str | None]:
     try:
         with warnings.catch_warnings():
@@ -225,7 +248,9 @@ def _ast(code: str) -> tuple[ast.Module | None, str | None]:
             return ast.parse(code), None
     except SyntaxError as error:
         return None, f"line {error.lineno}: {error.msg}"
-    except (ValueError, RecursionError, MemoryError) as error:
+    except RecursionError:
+        return None, TOO_DEEP
+    except (ValueError, MemoryError) as error:
         return None, str(error) or type(error).__name__
 
 

@@ -39,6 +39,7 @@ class SourceFile:
     text: str  # the file as read
     cells: tuple[Cell, ...]  # its code cells
     notebook: Any | None  # the nbformat node (None for a .py file)
+    problems: tuple[str, ...] = ()  # code cells that could not be read, and why (skipped)
 
     def rewritten(self, sources: dict[int, str], clear_outputs: bool = True) -> str:
         """The file's text with these cells (by index) replaced; unchanged text when empty.
@@ -92,9 +93,15 @@ def read(path: Path) -> SourceFile:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as error:  # nbformat raises JSON, validation and version errors
         raise SourceError(f"{path}: not a notebook: {error}") from None
-    code = tuple(
-        Cell(index + 1, index, cell.source)
-        for index, cell in enumerate(notebook.cells)
-        if cell.cell_type == "code"
-    )
-    return SourceFile(path, text, code, notebook)
+    code: list[Cell] = []
+    problems: list[str] = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source")
+        if isinstance(source, str):
+            code.append(Cell(index + 1, index, source))
+        else:
+            kind = "null" if source is None else type(source).__name__
+            problems.append(f"cell {index + 1}: its source is {kind}, not text; skipped")
+    return SourceFile(path, text, tuple(code), notebook, tuple(problems))
