@@ -108,7 +108,7 @@ def _cell_rules(uses: Sequence[RuleUse], cell: int, rules: Mapping[str, Rule]) -
     return tuple(
         (rules[use.rule], use.action)
         for use in uses
-        if cell in use.cells and use.rule in rules and use.action != REVERTED
+        if cell in use.cells and use.rule in rules and use.action in (APPLIED, ALTERNATIVE)
     )
 
 

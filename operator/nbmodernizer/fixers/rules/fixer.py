@@ -104,6 +104,8 @@ OnRefuse = Callable[[Rule, str], None]
 # The deepest nesting a cell may have for the rules to walk it (LibCST's walk recurses; a
 # deeper cell is `CellTooDeepError`): far beyond what people write, far below the stack's limit.
 MAX_DEPTH = 100
+# RuleUse.action of a rule whose rewrite of these cells the gate refused (a rule defect)
+REFUSED = "refused"
 NOT_IDEMPOTENT = "not idempotent: it would change the cell again after it changed it"
 
 
@@ -229,9 +231,13 @@ def _would_change(
     return {owners[n] for n in batch.would_change(source, rewrites, context)}
 
 
+def _cells(positions: list[int]) -> str:
+    return ", ".join(map(str, positions))
+
+
 def _summary(applied: dict[str, list[int]], notes: list[str]) -> str:
     parts = [
-        f"{rule} (cell{'s' if len(cells) > 1 else ''} {', '.join(map(str, cells))})"
+        f"{rule} (cell{'s' if len(cells) > 1 else ''} {_cells(cells)})"
         for rule, cells in applied.items()
     ]
     return "; ".join(parts + notes)
@@ -253,7 +259,7 @@ class RulesFixer:
     def propose(self, request: FixRequest) -> FixAttempt:
         notebook = copy_notebook(request.notebook)
         code = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
-        sources = [notebook.cells[i].source for i in code]
+        sources = [s for s in (notebook.cells[i].source for i in code) if isinstance(s, str)]
         context, imported = notebook_context(sources, request.execution.gpus > 0, request.input_dir)
         own = self._own_errors(request, notebook, context)
         if own is not None:
@@ -261,20 +267,38 @@ class RulesFixer:
         activation = activate(self.rules, request, imported, self.modules)
         banned = amend.reverted(request.fixes)
         applied: dict[str, list[int]] = {}
+        refused: dict[str, list[int]] = {}
+        skipped: list[str] = []
         for index in code:
             cell = notebook.cells[index]
+            if not isinstance(cell.source, str):
+                skipped.append(f"cell {index} skipped: its source is not text")
+                continue
             rules = activation.everywhere + activation.in_cells.get(index, ())
             rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
-            source, used = rewrite_cell(cell.source, rules, context)
+
+            def refuse(rule: Rule, _reason: str, index: int = index) -> None:
+                refused.setdefault(rule.id, []).append(index)
+
+            try:
+                source, used = rewrite_cell(cell.source, rules, context, on_refuse=refuse)
+            except (CellTooDeepError, RecursionError):
+                skipped.append(f"cell {index} skipped: {cells.TOO_DEEP}")
+                continue
             if not used:
                 continue
             cell.source, cell.outputs, cell.execution_count = source, [], None
             for rule_id in used:
                 applied.setdefault(rule_id, []).append(index)
+        notes = context.notes + skipped
+        notes += [
+            f"{rule} refused (a rule defect) in cells {_cells(at)}" for rule, at in refused.items()
+        ]
         if not applied:
-            return FixAttempt(None, note="no rule applies")
+            return FixAttempt(None, note="; ".join(["no rule applies", *notes]))
         uses = tuple(RuleUse(rule=rule, cells=cells) for rule, cells in applied.items())
-        summary = _summary(applied, context.notes)
+        uses += tuple(RuleUse(rule=rule, cells=at, action=REFUSED) for rule, at in refused.items())
+        summary = _summary(applied, notes)
         return FixAttempt(FixProposal(notebook=notebook, summary=summary, rules=uses))
 
     def _own_errors(
