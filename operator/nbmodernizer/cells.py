@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 # `%%` cell magics whose body is Python, run in the kernel.
@@ -99,15 +99,18 @@ def is_masked_cell_magic(line: str) -> bool:
     return _MASKED.search(line) is not None and line.rstrip().endswith(_CELL_MAGIC_SUFFIX)
 
 
-def imports(sources: Iterable[str]) -> dict[str, str]:
+def imports(
+    sources: Iterable[str], reader: Callable[[str], Parsed] | None = None
+) -> dict[str, str]:
     """Local name -> qualified name for every import in these cells (`np` -> `numpy`,
     `train_test_split` -> `sklearn.model_selection.train_test_split`). Cells that parse are
     read from their tree, Python 2 cells from their Python 3 reading, and the rest line by
-    line; a name bound by a cell that parses wins over the same name read otherwise."""
+    line; a name bound by a cell that parses wins over the same name read otherwise.
+    `reader`: `parse`, or a caller's cache of it."""
     parsed_aliases: dict[str, str] = {}
     other_aliases: dict[str, str] = {}
     for source in sources:
-        parsed = parse(source)
+        parsed = (reader or parse)(source)
         if not parsed.is_python:
             continue
         if parsed.tree is not None:

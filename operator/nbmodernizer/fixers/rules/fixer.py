@@ -62,12 +62,19 @@ def proactive(
     )
 
 
+@functools.lru_cache(maxsize=512)
+def read(source: str) -> cells.Parsed:
+    """A cell as IPython reads it (`cells.parse`), read once for the notebook's imports, the
+    gate and the scan (the trees are only read, never changed)."""
+    return cells.parse(source)
+
+
 def notebook_context(
     sources: Sequence[str], gpu_available: bool, input_dir: Path | None
 ) -> tuple[RuleContext, set[str]]:
     """What the rules know of a notebook (its imports), and the top-level modules it imports."""
     context = RuleContext(
-        aliases=cells.imports(sources), gpu_available=gpu_available, input_dir=input_dir
+        aliases=cells.imports(sources, read), gpu_available=gpu_available, input_dir=input_dir
     )
     return context, {name.split(".")[0] for name in context.aliases.values()}
 
@@ -112,12 +119,6 @@ NOT_IDEMPOTENT = "not idempotent: it would change the cell again after it change
 class CellTooDeepError(Exception):
     """A cell nested too deeply for the parsers (`np.array([0]+[1]+...)` with thousands of
     `+`): no rule can read it, so none is applied."""
-
-
-@functools.lru_cache(maxsize=128)
-def read(source: str) -> cells.Parsed:
-    """A cell as IPython reads it (`cells.parse`), read once for the gate and the scan."""
-    return cells.parse(source)
 
 
 def rewrite_cell(
