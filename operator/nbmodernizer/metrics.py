@@ -59,6 +59,13 @@ FIXES = Counter(
     ["type", "fixer", "result"],
     registry=REGISTRY,
 )
+RULE_DEFECTS = Counter(
+    "nbmodernizer_rule_defects_total",
+    "Cells whose rewrite by a rule was refused (it broke a cell that parsed, or was not "
+    "idempotent), by rule.",
+    ["rule"],
+    registry=REGISTRY,
+)
 LLM_REQUESTS = Counter(
     "nbmodernizer_llm_requests_total",
     "LLM HTTP requests by model and status (200, 429, 500, timeout, ...).",
@@ -142,6 +149,9 @@ def observe_fix(record: FixRecord | None, fixer_names: Iterable[str], fix_type: 
         if applied:
             if record is not None and record.cost.saved_usd:
                 LLM_SAVED.inc(record.cost.saved_usd)
+            for use in (record.rules or []) if record is not None else []:
+                if use.action == "refused":  # fixers.rules.fixer.REFUSED
+                    RULE_DEFECTS.labels(use.rule).inc(len(use.cells))
             return
 
 
