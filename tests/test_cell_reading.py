@@ -63,3 +63,52 @@ def test_an_import_a_rule_adds_goes_below_from_future(tmp_path: Path) -> None:
     assert lines[0] == "from __future__ import division"
     assert "import numpy as np" in lines
     assert ".astype(np.int64)" in source
+
+
+def _run(root: Path, path: Path) -> Any:
+    from nbmodernizer.execute import execute_notebook, prepare_run_folder
+
+    nb = nbformat.read(path, as_version=4)
+    execute_notebook(nb, prepare_run_folder(root, None), 120)
+    return nb
+
+
+def _streams(cell: Any) -> list[tuple[str, str]]:
+    return [(o.output_type, o.get("text", o.get("ename", ""))) for o in cell.outputs]
+
+
+def test_print_continuations_run_identically_after_nbmod_fix(tmp_path: Path) -> None:
+    """Real code (issue #19): a continuation line that starts with `%` was read as a line
+    magic, and python2.print-statement turned the call into `print(("...` (never closed)."""
+    from tests.notebooks import notebook, write_notebook
+
+    prints = (
+        "import numpy as np\n"
+        "x = np.arange(5.0)\n"
+        'print("Mean squared error: %.2f"\n'
+        "      % np.mean((x - 2 * x) ** 2))",
+        'print("Variance: %.2f" \\\n      % np.var(x))\nprint("%d rows" %\n      len(x))',
+        "values = np.zeros(3, dtype=np.float)\nprint(values.dtype)",
+    )
+    path = write_notebook(tmp_path / "prints.ipynb", notebook(*prints))
+    before = _run(tmp_path / "before", path)
+    assert main(["fix", str(path)]) == 0
+    fixed = nbformat.read(path, as_version=4)
+    assert [c.source for c in fixed.cells[1:3]] == list(prints[:2])
+    assert fixed.cells[3].source == prints[2].replace("np.float", "float")
+    after = _run(tmp_path / "after", path)
+    assert (
+        _streams(before.cells[1])
+        == _streams(after.cells[1])
+        == [("stream", "Mean squared error: 6.00\n")]
+    )
+    assert (
+        _streams(before.cells[2])
+        == _streams(after.cells[2])
+        == [("stream", "Variance: 2.00\n5 rows\n")]
+    )
+    assert _streams(before.cells[3]) == [("error", "AttributeError")]
+    assert _streams(after.cells[3]) == [("stream", "float64\n")]
+    once = path.read_text()
+    assert main(["fix", str(path)]) == 0
+    assert path.read_text() == once

@@ -117,3 +117,60 @@ def test_a_name_bound_by_a_cell_that_parses_wins() -> None:
     assert cells.imports(["import polars as pd", 'import pandas as pd\nprint "x"']) == {
         "pd": "polars"
     }
+
+
+# Continuation lines are not magics: IPython reads a cell in logical lines (Python's tokenizer:
+# open brackets, triple-quoted strings, backslashes) and looks for `%`, `!` only at the start of
+# one. Each case says which of its lines IPython runs as magics.
+CONTINUATIONS = [
+    (  # real code (issue #19): the `%` format operator starts the continuation line
+        'print("Mean squared error: %.2f"\n'
+        "      % np.mean((regr.predict(x_train) - y_train) ** 2))",
+        [],
+    ),
+    ('print("Variance score: %.2f" \\\n      % regr.score(x_test, y_test))', []),
+    ('report = """\n%d rows\n!not a shell line\n""" % n\n%time f()', ["%time f()"]),
+    ("x = [1,  # a ) in a comment does not close\n  2]\n%time f()", ["%time f()"]),
+    ("y = 'a(' \n!echo hi", ["!echo hi"]),
+    ("s = 'it\\'s ('\n%time f()", ["%time f()"]),
+    ("z = ({'a': [1,\n  2]}\n  % 3)\n!ls", ["!ls"]),
+    ("!pip install \\\n  numpy\n%time g()", ["!pip install \\", "  numpy", "%time g()"]),
+    ("t = f(a,\n      b) \\\n    % c\nfiles = !ls", ["files = !ls"]),
+]
+
+
+@pytest.mark.parametrize(("source", "magics"), CONTINUATIONS)
+def test_a_continuation_line_is_not_a_magic(source: str, magics: list[str]) -> None:
+    parsed = cells.parse(source)
+    assert parsed.originals == magics
+    assert parsed.tree is not None, parsed.error
+    assert cells.unmask(parsed.masked, parsed.originals) == source
+
+
+@pytest.mark.parametrize(("source", "magics"), CONTINUATIONS)
+def test_the_magics_are_those_ipython_runs(source: str, magics: list[str]) -> None:
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    transformed = TransformerManager().transform_cell(source)
+    calls = transformed.count("get_ipython()")
+    assert calls == len([line for line in magics if not line.startswith("  ")])
+    assert transformed.count("get_ipython()") == sum(
+        "get_ipython()" in line for line in transformed.split("\n")
+    )
+    # every line IPython leaves as Python is a line we leave as Python
+    kept = [line for line in source.split("\n") if line not in magics]
+    for line in kept:
+        assert line.rstrip("\\").rstrip() in transformed, line
+
+
+def test_a_cell_nested_too_deeply_for_pythons_parser_says_so() -> None:
+    parsed = cells.parse("x = " + "+".join(["[1]"] * 5000))
+    assert parsed.tree is None and parsed.error == cells.TOO_DEEP
+
+
+def test_only_a_deep_tree_is_deeper_than_the_limit() -> None:
+    source = "import numpy as np\nx = np.array([0]*44+" + "+".join(["[1]"] * 150) + ")\n"
+    tree = ast.parse(source)
+    assert cells.deeper_than(tree, source, 100)
+    shallow = "def f(a):\n    return [a + 1 for a in range(10)] + " + " + ".join(["a"] * 30)
+    assert not cells.deeper_than(ast.parse(shallow), shallow, 100)

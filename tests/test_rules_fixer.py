@@ -138,3 +138,16 @@ def test_an_environment_failure_gets_only_the_environment_rules() -> None:
     drift = RulesFixer(all_rules()).propose(request(nb, (2, "AttributeError")))
     assert drift.proposal is not None
     assert "numpy.builtin-type-aliases" in {use.rule for use in drift.proposal.rules}
+
+
+def test_a_null_or_too_deep_cell_is_skipped_with_a_note_and_the_others_are_fixed() -> None:
+    deep = "x = np.array([0]+" + "+".join(["[1]"] * 400) + ")"
+    nb = notebook("import numpy as np", "values = np.zeros(3, dtype=np.float)", deep, "y = 1")
+    nb.cells[4].source = None  # a code cell with `"source": null` (seen in real notebooks)
+    attempt = RulesFixer(all_rules()).propose(request(nb))
+    assert attempt.proposal is not None
+    cells = attempt.proposal.notebook.cells
+    assert cells[2].source == "values = np.zeros(3, dtype=float)"
+    assert cells[3].source == deep and cells[4].source is None
+    assert "cell 3 skipped: too deeply nested for the parser" in attempt.proposal.summary
+    assert "cell 4 skipped: its source is not text" in attempt.proposal.summary

@@ -312,6 +312,11 @@ def test_places_are_where_a_rule_changed_the_cell() -> None:
     assert places("y = f(1)\n", "import g\ny = g(1)\n") == [(0, 4)]
     # ... but is when it is all the rule did
     assert places("a = 1\n", "import g\na = 1\n") == [(0, 0)]
+    # nor is a name a rewrite added to an import line: the place is the call
+    legacy = "from m import f\nx = 1\ny = f(x, squared=False)\n"
+    assert places(legacy, "from m import f, g\nx = 1\ny = g(x)\n") == [(2, 4)]
+    # an import the rule rewrote is one
+    assert places("from m.old import f\n", "from m.new import f\n") == [(0, 7)]
 
 
 def test_probes_run_once_per_process(tmp_path: Path) -> None:
@@ -338,10 +343,11 @@ def test_probes_run_once_per_process(tmp_path: Path) -> None:
     assert probes_run() == evaluated + 1  # the second scan evaluated nothing new
 
 
-def test_a_code_cell_whose_source_is_null_is_read_as_empty(
+def test_a_code_cell_whose_source_is_null_is_reported_and_the_others_scanned(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Real notebooks hold `"source": null` (issue #19); nbformat reads it as None."""
+    """Real notebooks hold `"source": null` (issue #19); nbformat reads it as None: the cell is
+    named as bad input (exit 2) and the notebook's other cells are still scanned."""
     nb = notebook("", "import numpy as np\nx = np.zeros(3, dtype=np.float)")
     document = json.loads(nbformat.writes(nb))
     document["cells"][1]["source"] = None
@@ -349,11 +355,12 @@ def test_a_code_cell_whose_source_is_null_is_read_as_empty(
     path.write_text(json.dumps(document))
     source = read(path)
     assert [(source.number(c), c.index, c.source) for c in source.cells] == [
-        (2, 1, ""),
         (3, 2, "import numpy as np\nx = np.zeros(3, dtype=np.float)"),
     ]
-    code, out, _ = run(capsys, "scan", "--format", "json", "--select", "numpy", str(path))
-    assert code == 1
+    assert source.problems == ("cell 2: its source is null, not text; skipped",)
+    code, out, err = run(capsys, "scan", "--format", "json", "--select", "numpy", str(path))
+    assert code == 2
+    assert "cell 2: its source is null" in err
     assert [(f["cell"], f["line"], f["rule"]) for f in json.loads(out)] == [
         (3, 2, "numpy.builtin-type-aliases")
     ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 # `%%` cell magics whose body is Python, run in the kernel.
@@ -37,6 +37,8 @@ _PY2_PRINT = re.compile(r"^([ \t]*)print(?:[ \t]+([^\s(=.,;#].*?))?[ \t]*$", re.
 _PY2_PRINT_TO = re.compile(r">>\s*([^,]+),\s*(.*)")
 _PY2_EXCEPT = re.compile(r"^([ \t]*except[ \t]+.+?),[ \t]*([A-Za-z_]\w*)[ \t]*:", re.M)
 _PY2_RAISE = re.compile(r"^([ \t]*raise[ \t]+[\w.]+)[ \t]*,[ \t]*(.+?)[ \t]*$", re.M)
+# Parsed.error of a cell nested too deeply for Python's own parser
+TOO_DEEP = "too deeply nested for the parser"
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+\S|from[ \t]+[\w.]+[ \t]+import[ \t])")
 
 
@@ -103,15 +105,18 @@ def is_masked_cell_magic(line: str) -> bool:
     return _MASKED.search(line) is not None and line.rstrip().endswith(_CELL_MAGIC_SUFFIX)
 
 
-def imports(sources: Iterable[str]) -> dict[str, str]:
+def imports(
+    sources: Iterable[str], reader: Callable[[str], Parsed] | None = None
+) -> dict[str, str]:
     """Local name -> qualified name for every import in these cells (`np` -> `numpy`,
     `train_test_split` -> `sklearn.model_selection.train_test_split`). Cells that parse are
     read from their tree, Python 2 cells from their Python 3 reading, and the rest line by
-    line; a name bound by a cell that parses wins over the same name read otherwise."""
+    line; a name bound by a cell that parses wins over the same name read otherwise.
+    `reader`: `parse`, or a caller's cache of it."""
     parsed_aliases: dict[str, str] = {}
     other_aliases: dict[str, str] = {}
     for source in sources:
-        parsed = parse(source)
+        parsed = (reader or parse)(source)
         if not parsed.is_python:
             continue
         if parsed.tree is not None:
@@ -154,6 +159,7 @@ def _mask(source: str, *, cell_magic: bool) -> tuple[str, list[str]]:
     lines = source.split("\n")
     # IPython drops blank lines before a cell magic: its line is the first that is not blank
     magic_line = next((n for n, line in enumerate(lines) if line.strip()), 0) if cell_magic else -1
+    python = _Continuation()  # reads the Python lines up to the one being decided
     for number, line in enumerate(lines):
         if number == magic_line:
             masked.append(_PLACEHOLDER.format(len(originals)) + _CELL_MAGIC_SUFFIX)
@@ -161,7 +167,7 @@ def _mask(source: str, *, cell_magic: bool) -> tuple[str, list[str]]:
             continue
         if indent is None and not line.lstrip().startswith("%%"):
             match = _LINE.match(line) or _HELP.match(line)
-            if match:
+            if match and not python.continues(masked):
                 indent = match.group("indent")
         if indent is not None:
             masked.append(f"{indent}{_PLACEHOLDER.format(len(originals))}")
@@ -172,6 +178,78 @@ def _mask(source: str, *, cell_magic: bool) -> tuple[str, list[str]]:
     return "\n".join(masked), originals
 
 
+# What decides whether a line continues the statement before it: string delimiters, escapes,
+# comments, brackets, and a backslash that ends the line.
+_CONTINUATION_TOKEN = re.compile(r"\\.|\\$|'''|\"\"\"|['\"#()\[\]{}]")
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+class _Continuation:
+    """Whether the next line continues a statement: inside an open bracket, a triple-quoted
+    string, or after a backslash at the end of the line before. IPython decides the same way
+    (its TransformerManager splits a cell into logical lines with Python's tokenizer, and
+    looks for `%`, `!`, `?` only at the start of one): `print("%.2f"\n  % x)` has no magic.
+
+    Lines are read only when a line that looks like a magic is to be decided, so a cell
+    without one pays nothing."""
+
+    def __init__(self) -> None:
+        self.read = 0  # lines of the cell read so far
+        self.depth = 0
+        self.quote: str | None = None  # the delimiter of an open string
+        self.backslash = False  # the last line read ended with a backslash
+
+    def continues(self, lines: list[str]) -> bool:
+        """Whether the line after `lines` (the cell so far, magics masked) continues them."""
+        for line in lines[self.read :]:
+            self._read(line)
+        self.read = len(lines)
+        return self.depth > 0 or self.quote is not None or self.backslash
+
+    def _read(self, line: str) -> None:
+        self.backslash = False
+        for token in _CONTINUATION_TOKEN.finditer(line.rstrip("\r")):
+            text = token.group()
+            if self.quote is not None:
+                if text == "\\":  # the end of the line inside a string: it goes on
+                    self.backslash = len(self.quote) == 1
+                elif text == self.quote:
+                    self.quote = None
+            elif text == "#":
+                break
+            elif text == "\\":
+                self.backslash = True
+            elif text in _OPENING:
+                self.depth += 1
+            elif text in _CLOSING:
+                self.depth = max(0, self.depth - 1)
+            elif not text.startswith("\\"):
+                self.quote = text
+        if self.quote is not None and len(self.quote) == 1 and not self.backslash:
+            self.quote = None  # an unterminated short string ends with its line
+
+
+def deeper_than(tree: ast.Module, source: str, limit: int) -> bool:
+    """Whether the tree nests deeper than `limit` levels (LibCST's walk, recursive, takes about
+    seven Python frames a level of `[[[...]]]`). Only statements longer than `limit` characters
+    can (each level is at least one character), so most are never walked."""
+    starts = [0]
+    for line in source.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    for statement in tree.body:
+        end_line = statement.end_lineno or statement.lineno
+        end = starts[end_line - 1] + (statement.end_col_offset or 0)
+        if end - (starts[statement.lineno - 1] + statement.col_offset) <= limit:
+            continue
+        stack: list[tuple[ast.AST, int]] = [(statement, 1)]
+        while stack:
+            node, level = stack.pop()
+            if level > limit:
+                return True
+            stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
+    return False
+
+
 def _ast(code: str) -> tuple[ast.Module | None, str | None]:
     try:
         with warnings.catch_warnings():
@@ -179,7 +257,9 @@ def _ast(code: str) -> tuple[ast.Module | None, str | None]:
             return ast.parse(code), None
     except SyntaxError as error:
         return None, f"line {error.lineno}: {error.msg}"
-    except (ValueError, RecursionError, MemoryError) as error:
+    except RecursionError:
+        return None, TOO_DEEP
+    except (ValueError, MemoryError) as error:
         return None, str(error) or type(error).__name__
 
 

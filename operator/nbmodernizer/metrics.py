@@ -49,7 +49,7 @@ NOTEBOOK_ERRORS = Counter(
 ENVIRONMENT_FAILURES = Counter(
     "nbmodernizer_environment_failures_total",
     "Modernizations that ended on an error of the environment's (no code change can fix "
-    "it), by kind: missing-input, network, broken-package.",
+    "it), by kind: missing-input, network, broken-package, missing-package.",
     ["kind"],
     registry=REGISTRY,
 )
@@ -57,6 +57,13 @@ FIXES = Counter(
     "nbmodernizer_fixes_total",
     "Fix attempts by fix type, fixer and result (applied, no_change).",
     ["type", "fixer", "result"],
+    registry=REGISTRY,
+)
+RULE_DEFECTS = Counter(
+    "nbmodernizer_rule_defects_total",
+    "Cells whose rewrite by a rule was refused (it broke a cell that parsed, or was not "
+    "idempotent), by rule.",
+    ["rule"],
     registry=REGISTRY,
 )
 LLM_REQUESTS = Counter(
@@ -142,6 +149,9 @@ def observe_fix(record: FixRecord | None, fixer_names: Iterable[str], fix_type: 
         if applied:
             if record is not None and record.cost.saved_usd:
                 LLM_SAVED.inc(record.cost.saved_usd)
+            for use in (record.rules or []) if record is not None else []:
+                if use.action == "refused":  # fixers.rules.fixer.REFUSED
+                    RULE_DEFECTS.labels(use.rule).inc(len(use.cells))
             return
 
 

@@ -19,13 +19,17 @@ _WITH_TEXT = False
 
 
 def scan_file(scanner: Scanner, path: Path, with_text: bool = False) -> FileReport:
+    """One file's report; whatever goes wrong with this file is its report's `error`, so
+    one bad file never stops a batch."""
     try:
         source = read(path)
+        report = scanner.scan(source)
+        if with_text:
+            report.text_after = source.rewritten(report.rewritten)
     except SourceError as error:
         return FileReport(str(path), error=str(error))
-    report = scanner.scan(source)
-    if with_text:
-        report.text_after = source.rewritten(report.rewritten)
+    except Exception as error:  # a defect of ours on this file: reported, the batch goes on
+        return FileReport(str(path), error=f"{path}: {type(error).__name__}: {error}")
     return report
 
 

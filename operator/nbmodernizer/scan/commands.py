@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import sys
+from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -41,7 +42,14 @@ def _reports(args: Selection, with_text: bool = False) -> list[FileReport] | Non
     for report in reports:
         if report.error:
             print(f"nbmod {args.command}: {report.error}", file=sys.stderr)
+        for problem in report.cell_errors:
+            print(f"nbmod {args.command}: {report.path}: {problem}", file=sys.stderr)
     return reports
+
+
+def _bad_input(reports: Sequence[FileReport]) -> bool:
+    """A file or a cell of one that could not be read or rewritten (exit code 2)."""
+    return any(report.error or report.cell_errors for report in reports)
 
 
 def scan(args: ScanOptions) -> int:
@@ -49,17 +57,18 @@ def scan(args: ScanOptions) -> int:
     if reports is None:
         return EXIT_BAD_INPUT
     findings = [f for report in reports for f in report.findings]
+    defects = [d for report in reports for d in report.defects]
     if args.summary:
         summary = summarize(reports)
         print(json.dumps(summary, indent=2) if args.format == "json" else render(summary), end="")
     elif args.format == "json":
-        print(formats.as_json(findings), end="")
+        print(formats.as_json(findings, defects), end="")
     elif args.format == "sarif":
-        log = formats.sarif(findings, _scanner(args.selection).rules, _version())
+        log = formats.sarif(findings, _scanner(args.selection).rules, _version(), defects)
         print(json.dumps(log, indent=2))
     else:
-        print(formats.text(findings), end="")
-    if any(report.error for report in reports):
+        print(formats.text(findings, defects), end="")
+    if _bad_input(reports):
         return EXIT_BAD_INPUT
     return EXIT_FOUND if findings else EXIT_CLEAN
 
@@ -102,8 +111,10 @@ def fix(args: FixOptions) -> int:
         Path(report.path).write_text(report.text_after, encoding="utf-8")
         rules = sorted({f.rule for f in report.findings})
         print(f"fixed {report.path}: {', '.join(rules)}", file=sys.stderr)
+    for defect in (d for report in reports for d in report.defects):
+        print(formats.describe_defect(defect), file=sys.stderr)
     verb = "would fix" if args.diff else "fixed"
     print(f"{verb} {changed} file{'s' if changed != 1 else ''}", file=sys.stderr)
-    if any(report.error for report in reports):
+    if _bad_input(reports):
         return EXIT_BAD_INPUT
     return EXIT_FOUND if args.diff and changed else EXIT_CLEAN

@@ -24,8 +24,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nbmodernizer import cells
-from nbmodernizer.fixers.rules.fixer import notebook_context, proactive, rewrite_cell
+from nbmodernizer.fixers.rules.fixer import (
+    CellTooDeepError,
+    notebook_context,
+    proactive,
+    read,
+    rewrite_cell,
+)
 from nbmodernizer.fixers.rules.model import Library, Rule
 from nbmodernizer.notebook import CodeCell
 from nbmodernizer.scan.sources import SourceFile
@@ -77,6 +82,27 @@ class Finding:
         }
 
 
+@dataclass(frozen=True)
+class RuleDefect:
+    """A rule's rewrite of a cell that `fixer.rewrite_cell` refused: it broke a cell that
+    parsed, or was not idempotent. The rule is at fault, not the notebook."""
+
+    path: str
+    cell: int | None  # as Finding.cell
+    rule: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "cell": self.cell,
+            "rule": self.rule,
+            "message": self.reason,
+            "ruleDefect": True,
+            "fixable": False,
+        }
+
+
 @dataclass
 class FileReport:
     path: str
@@ -84,6 +110,10 @@ class FileReport:
     rewritten: dict[int, str] = field(default_factory=dict)  # cell index -> source after rules
     unreadable: list[int] = field(default_factory=list)  # Python cells no rule makes parse
     error: str | None = None  # the file could not be read
+    # cells that could not be read or rewritten ("cell 3: its source is null"); the file's
+    # other cells are scanned
+    cell_errors: list[str] = field(default_factory=list)
+    defects: list[RuleDefect] = field(default_factory=list)
     text_after: str | None = None  # the file after the rules (only when asked for)
 
 
@@ -135,8 +165,8 @@ def installed_version(library: str, modules: frozenset[str]) -> str | None:
 
 def places(before: str, after: str) -> list[tuple[int, int]]:
     """Where `after` differs from `before`: (line, column), 0-based, in `before`'s lines. Pure
-    insertions count only when nothing else changed (the import a rewrite adds is not a
-    legacy use)."""
+    insertions, and import lines the rewrite only added to, count only when nothing else
+    changed (the import a rewrite adds is not a legacy use)."""
     old, new = before.split("\n"), after.split("\n")
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     changed: list[tuple[int, int]] = []
@@ -159,11 +189,14 @@ def places(before: str, after: str) -> list[tuple[int, int]]:
                     replacements,
                     key=lambda other: difflib.SequenceMatcher(None, line, other).ratio(),
                 )
-            changed += [(i1 + offset, column) for column in _columns(line, replacement)]
+            found = [(i1 + offset, column) for column in _columns(line, replacement)]
+            added_to = _IMPORT.match(line) and replacement.startswith(line.rstrip(" \\)"))
+            (inserted if added_to else changed).extend(found)
     return changed or inserted[:1]
 
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_IMPORT = re.compile(r"[ \t]*(from[ \t]+[\w.]+[ \t]+)?import[ \t]")
 
 
 def _columns(line: str, replacement: str) -> list[int]:
@@ -222,7 +255,7 @@ class Scanner:
 
     def scan(self, source: SourceFile) -> FileReport:
         path = str(source.path)
-        report = FileReport(path)
+        report = FileReport(path, cell_errors=list(source.problems))
         context, imported = notebook_context(
             [cell.source for cell in source.cells], self.gpu_available, None
         )
@@ -253,10 +286,20 @@ class Scanner:
                     )
                 origin = _follow(origin, before, after)
 
-            after, _ = rewrite_cell(cell.source, rules, context, changed)
+            def refused(rule: Rule, reason: str, cell: CodeCell = cell) -> None:
+                report.defects.append(RuleDefect(path, source.number(cell), rule.id, reason))
+
+            try:
+                after, _ = rewrite_cell(cell.source, rules, context, changed, refused)
+            except (CellTooDeepError, RecursionError) as error:
+                number = source.number(cell)
+                where = f"cell {number}: " if number is not None else ""
+                why = error if isinstance(error, CellTooDeepError) else "too deeply nested"
+                report.cell_errors.append(f"{where}{why}; no rule was applied to it")
+                continue
             if after != cell.source:
                 report.rewritten[cell.index] = after
-            parsed = cells.parse(after)
+            parsed = read(after)
             if parsed.is_python and parsed.tree is None:
                 report.unreadable.append(source.number(cell) or 1)
         report.findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.rule))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from nbmodernizer.fixers.rules.model import Rule
-from nbmodernizer.scan.finding import Finding
+from nbmodernizer.scan.finding import Finding, RuleDefect
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_URI = "https://github.com/nbmodernizer/nbmodernizer/blob/main/docs/rules.md"
@@ -24,8 +24,17 @@ def describe(finding: Finding) -> str:
     return f"{finding.message} ({finding.library} {finding.changed_in}{installed})"
 
 
-def text(findings: Sequence[Finding]) -> str:
+def describe_defect(defect: RuleDefect) -> str:
+    cell = f"cell {defect.cell}: " if defect.cell is not None else ""
+    return (
+        f"{defect.path}:{cell}rule defect: {defect.rule} {defect.reason};"
+        " its rewrite of this cell was refused"
+    )
+
+
+def text(findings: Sequence[Finding], defects: Sequence[RuleDefect] = ()) -> str:
     lines = [f"{location(f)}: {f.rule} {describe(f)}" for f in findings]
+    lines += [describe_defect(d) for d in defects]
     files = len({f.path for f in findings})
     if findings:
         lines.append(
@@ -34,11 +43,18 @@ def text(findings: Sequence[Finding]) -> str:
         )
     else:
         lines.append("All checks passed!")
+    if defects:
+        lines.append(
+            f"{len(defects)} rule defect{'s' if len(defects) != 1 else ''}: rewrites refused"
+            " because they broke a cell or were not idempotent (the rules' fault, not the code's)."
+        )
     return "\n".join(lines) + "\n"
 
 
-def as_json(findings: Sequence[Finding]) -> str:
-    return json.dumps([f.to_json() for f in findings], indent=2) + "\n"
+def as_json(findings: Sequence[Finding], defects: Sequence[RuleDefect] = ()) -> str:
+    """Findings, then rule defects (`"ruleDefect": true`)."""
+    items = [f.to_json() for f in findings] + [d.to_json() for d in defects]
+    return json.dumps(items, indent=2) + "\n"
 
 
 def _uri(path: str) -> str:
@@ -93,12 +109,18 @@ def _layouts(findings: Sequence[Finding]) -> dict[str, dict[int, int]]:
     return found
 
 
-def sarif(findings: Sequence[Finding], rules: Sequence[Rule], version: str) -> dict[str, Any]:
+def sarif(
+    findings: Sequence[Finding],
+    rules: Sequence[Rule],
+    version: str,
+    defects: Sequence[RuleDefect] = (),
+) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run. A notebook finding's region is the line of the
     notebook's JSON file that holds the source line (`source_lines`); the cell and its line
-    are in the message and in `properties` too."""
+    are in the message and in `properties` too. A rule defect is an `error` result of its
+    rule, located at the file (`properties.ruleDefect`)."""
     layouts = _layouts(findings)
-    used = sorted({f.rule for f in findings})
+    used = sorted({f.rule for f in findings} | {d.rule for d in defects})
     by_id = {rule.id: rule for rule in rules}
     index = {rule_id: n for n, rule_id in enumerate(used)}
     descriptors = [
@@ -134,6 +156,17 @@ def sarif(findings: Sequence[Finding], rules: Sequence[Rule], version: str) -> d
             "properties": {"cell": f.cell, "cellLine": f.line, "fixable": True},
         }
         for f in findings
+    ]
+    results += [
+        {
+            "ruleId": d.rule,
+            "ruleIndex": index[d.rule],
+            "level": "error",
+            "message": {"text": describe_defect(d)},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.path)}}}],
+            "properties": {"cell": d.cell, "ruleDefect": True, "fixable": False},
+        }
+        for d in defects
     ]
     return {
         "$schema": SARIF_SCHEMA,

@@ -39,6 +39,8 @@ class SourceFile:
         None for a .py file."""
         return None if self.notebook is None else cell.index + 1
 
+    problems: tuple[str, ...] = ()  # code cells that could not be read, and why (skipped)
+
     def rewritten(self, sources: dict[int, str], clear_outputs: bool = True) -> str:
         """The file's text with these cells (by index) replaced; unchanged text when empty.
         A changed notebook cell loses its outputs and execution count, as in the loop."""
@@ -91,4 +93,14 @@ def read(path: Path) -> SourceFile:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as error:  # nbformat raises JSON, validation and version errors
         raise SourceError(f"{path}: not a notebook: {error}") from None
-    return SourceFile(path, text, tuple(code_cells(notebook)), notebook)
+    unreadable: dict[int, str] = {}  # code cells whose source is not text: index -> its type
+    for index, cell in enumerate(notebook.cells):
+        source = cell.get("source") if cell.get("cell_type") == "code" else ""
+        if not isinstance(source, str):
+            unreadable[index] = "null" if source is None else type(source).__name__
+    problems = [
+        f"cell {index + 1}: its source is {kind}, not text; skipped"
+        for index, kind in unreadable.items()
+    ]
+    cells = tuple(cell for cell in code_cells(notebook) if cell.index not in unreadable)
+    return SourceFile(path, text, cells, notebook, tuple(problems))

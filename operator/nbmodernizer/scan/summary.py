@@ -28,7 +28,7 @@ class Triage(StrEnum):
 
 
 def triage(report: FileReport) -> Triage:
-    if report.unreadable or report.error:
+    if report.unreadable or report.error or report.cell_errors:
         return Triage.BEYOND
     return Triage.RULES if report.findings else Triage.CLEAN
 
@@ -38,6 +38,7 @@ def summarize(reports: Sequence[FileReport]) -> dict[str, Any]:
     total = len(reports)
     libraries = Counter(f.library for report in reports for f in report.findings)
     rules = Counter(f.rule for report in reports for f in report.findings)
+    defects = Counter(d.rule for report in reports for d in report.defects)
     return {
         "files": total,
         "findings": sum(rules.values()),
@@ -47,6 +48,7 @@ def summarize(reports: Sequence[FileReport]) -> dict[str, Any]:
         },
         "byLibrary": dict(libraries.most_common()),
         "byRule": dict(rules.most_common()),
+        "ruleDefects": dict(defects.most_common()),
     }
 
 
@@ -61,6 +63,11 @@ def render(summary: dict[str, Any]) -> str:
         lines.append(
             f"  {kind:7} {counts['files']:6}  {100 * counts['share']:5.1f}%  {labels[kind]}"
         )
-    for title, key in (("by library:", "byLibrary"), ("by rule:", "byRule")):
+    sections = [("by library:", "byLibrary"), ("by rule:", "byRule")]
+    if summary["ruleDefects"]:
+        sections.append(
+            ("rule defects (rewrites refused: broke a cell, or not idempotent):", "ruleDefects")
+        )
+    for title, key in sections:
         lines += ["", title] + [f"  {n:6}  {name}" for name, n in summary[key].items()]
     return "\n".join(lines) + "\n"

@@ -159,7 +159,8 @@ def _cell_rules(uses: Sequence[RuleUse], cell: int, rules: Mapping[str, Rule]) -
     whole: dict[str, str] = {}
     flipped: dict[str, set[int]] = {}
     for use in uses:
-        if cell not in use.cells or use.rule not in rules or use.action == REVERTED:
+        used = use.action in (APPLIED, ALTERNATIVE)  # not reverted, nor refused by the gate
+        if cell not in use.cells or use.rule not in rules or not used:
             continue
         whole.setdefault(use.rule, APPLIED)
         lines = {o.line for o in use.occurrences if o.cell == cell}

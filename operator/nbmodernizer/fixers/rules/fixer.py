@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
 from nbmodernizer.fixers.rules.occurrences import Recorder, records
+from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
 from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
 from nbmodernizer.status import FixType, RuleOccurrence, RuleUse
@@ -62,13 +64,20 @@ def proactive(
     )
 
 
+@functools.lru_cache(maxsize=512)
+def read(source: str) -> cells.Parsed:
+    """A cell as IPython reads it (`cells.parse`), read once for the notebook's imports, the
+    gate and the scan (the trees are only read, never changed)."""
+    return cells.parse(source)
+
+
 def notebook_context(
     sources: Sequence[str], gpu_available: bool, input_dir: Path | None
 ) -> tuple[RuleContext, set[str]]:
     """What the rules know of a notebook (its imports), and the top-level modules it imports."""
-    context = RuleContext(
-        aliases=cells.imports(sources), gpu_available=gpu_available, input_dir=input_dir
-    )
+    aliases = cells.imports(sources, read)
+    frames = notebook_frames(sources, aliases)
+    context = RuleContext(aliases, gpu_available, input_dir, frames=frames)
     return context, {name.split(".")[0] for name in context.aliases.values()}
 
 
@@ -98,10 +107,89 @@ def activate(
 
 # Told of each rule that changed a cell: the rule, the source before it, the source after it.
 OnChange = Callable[[Rule, str, str], None]
+# Told of each rule whose rewrite of a cell was refused (a rule defect): the rule, and why.
+OnRefuse = Callable[[Rule, str], None]
+
+# The deepest nesting a cell may have for the rules to walk it (LibCST's walk recurses; a
+# deeper cell is `CellTooDeepError`): far beyond what people write, far below the stack's limit.
+MAX_DEPTH = 100
+# RuleUse.action of a rule whose rewrite of these cells the gate refused (a rule defect)
+REFUSED = "refused"
+NOT_IDEMPOTENT = "not idempotent: it would change the cell again after it changed it"
+
+
+class CellTooDeepError(Exception):
+    """A cell nested too deeply for the parsers (`np.array([0]+[1]+...)` with thousands of
+    `+`): no rule can read it, so none is applied."""
 
 
 def rewrite_cell(
-    source: str, rules: Sequence[Rule], context: RuleContext, on_change: OnChange | None = None
+    source: str,
+    rules: Sequence[Rule],
+    context: RuleContext,
+    on_change: OnChange | None = None,
+    on_refuse: OnRefuse | None = None,
+) -> tuple[str, list[str]]:
+    """The cell after the rules, and the ids of those that changed it (in order): the one
+    place every rewrite passes, in the loop and in `nbmod scan`/`nbmod fix`. It is a gate:
+
+    * a rule's rewrite that makes a cell that parsed as Python 3 stop parsing is refused for
+      that cell (the rules after it see the cell as it was);
+    * the rules reach their fixpoint in one call: the rule set is run again on its output
+      until nothing changes (a rule that another's output calls for applies then), and a rule
+      that would change the cell again after it changed it once is refused for that cell,
+      which is then rewritten again without it.
+
+    A refused rule is told to `on_refuse` (a rule defect), once; `on_change` hears only the
+    changes that stand. CellTooDeepError: a cell no parser here can walk."""
+    _check_depth(source)
+    refused: dict[str, str] = {}
+    by_id = {rule.id: rule for rule in rules}
+    while True:
+        active = [rule for rule in rules if rule.id not in refused]
+        changes: list[tuple[Rule, str, str]] = []
+        result, applied = _one_pass(source, active, context, changes, refused)
+        again = applied
+        while again:
+            result, again = _one_pass(result, active, context, changes, refused)
+            repeated = [rule_id for rule_id in again if rule_id in applied]
+            if repeated:
+                for rule_id in repeated:
+                    refused[rule_id] = NOT_IDEMPOTENT
+                break
+            applied += again
+        else:
+            for rule_id, reason in refused.items():
+                if on_refuse is not None:
+                    on_refuse(by_id[rule_id], reason)
+            if on_change is not None:
+                for change in changes:
+                    on_change(*change)
+            return result, applied
+
+
+def _check_depth(source: str) -> None:
+    parsed = read(source)
+    if parsed.error == cells.TOO_DEEP or (
+        parsed.tree is not None and cells.deeper_than(parsed.tree, parsed.masked, MAX_DEPTH)
+    ):
+        raise CellTooDeepError(f"{cells.TOO_DEEP} (more than {MAX_DEPTH} levels)")
+
+
+def _breaks(before: str, after: str) -> str | None:
+    """Why `after` no longer parses as Python 3 when `before` did (None: it is no worse)."""
+    if read(before).tree is None:
+        return None
+    parsed = read(after)
+    return None if parsed.tree is not None else f"broke the cell ({parsed.error})"
+
+
+def _one_pass(
+    source: str,
+    rules: Sequence[Rule],
+    context: RuleContext,
+    changes: list[tuple[Rule, str, str]],
+    refused: dict[str, str],
 ) -> tuple[str, list[str]]:
     applied: list[str] = []
     ordered = sorted(rules, key=lambda r: KIND_ORDER.index(r.kind))
@@ -117,12 +205,16 @@ def rewrite_cell(
             if position not in pending:
                 continue
         rewritten = rule.rewrite(source, context)
-        if rewritten != source:
-            applied.append(rule.id)
-            if on_change is not None:
-                on_change(rule, source, rewritten)
-            source = rewritten
-            pending = None
+        if rewritten == source:
+            continue
+        broken = _breaks(source, rewritten)
+        if broken is not None:
+            refused.setdefault(rule.id, broken)
+            continue
+        applied.append(rule.id)
+        changes.append((rule, source, rewritten))
+        source = rewritten
+        pending = None
     return source, applied
 
 
@@ -142,9 +234,13 @@ def _would_change(
     return {owners[n] for n in batch.would_change(source, rewrites, context)}
 
 
+def _cells(positions: list[int]) -> str:
+    return ", ".join(map(str, positions))
+
+
 def _summary(applied: dict[str, list[int]], notes: list[str]) -> str:
     parts = [
-        f"{rule} (cell{'s' if len(cells) > 1 else ''} {', '.join(map(str, cells))})"
+        f"{rule} (cell{'s' if len(cells) > 1 else ''} {_cells(cells)})"
         for rule, cells in applied.items()
     ]
     return "; ".join(parts + notes)
@@ -176,12 +272,27 @@ class RulesFixer:
         banned = amend.reverted(request.fixes)
         applied: dict[str, list[int]] = {}
         occurrences: dict[str, list[RuleOccurrence]] = {}
+        refused: dict[str, list[int]] = {}
+        skipped: list[str] = []
         for code_cell in code:
             index = code_cell.index
+            if not isinstance(notebook.cells[index].get("source"), str):
+                skipped.append(f"cell {index} skipped: its source is not text")
+                continue
             rules = activation.everywhere + activation.in_cells.get(index, ())
             rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
             recorder = Recorder()
-            source, used = rewrite_cell(code_cell.source, rules, context, recorder)
+
+            def refuse(rule: Rule, _reason: str, index: int = index) -> None:
+                refused.setdefault(rule.id, []).append(index)
+
+            try:
+                source, used = rewrite_cell(
+                    code_cell.source, rules, context, recorder, on_refuse=refuse
+                )
+            except (CellTooDeepError, RecursionError):
+                skipped.append(f"cell {index} skipped: {cells.TOO_DEEP}")
+                continue
             if not used:
                 continue
             cell = notebook.cells[index]
@@ -190,13 +301,18 @@ class RulesFixer:
                 applied.setdefault(rule_id, []).append(index)
             for rule_id, spans in recorder.spans().items():
                 occurrences.setdefault(rule_id, []).extend(records(index, spans))
+        notes = context.notes + skipped
+        notes += [
+            f"{rule} refused (a rule defect) in cells {_cells(at)}" for rule, at in refused.items()
+        ]
         if not applied:
-            return FixAttempt(None, note="no rule applies")
+            return FixAttempt(None, note="; ".join(["no rule applies", *notes]))
         uses = tuple(
             RuleUse(rule=rule, cells=cells, occurrences=occurrences.get(rule, []))
             for rule, cells in applied.items()
         )
-        summary = _summary(applied, context.notes)
+        uses += tuple(RuleUse(rule=rule, cells=at, action=REFUSED) for rule, at in refused.items())
+        summary = _summary(applied, notes)
         return FixAttempt(FixProposal(notebook=notebook, summary=summary, rules=uses))
 
     def _own_errors(
