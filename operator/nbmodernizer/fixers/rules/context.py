@@ -14,3 +14,6 @@ class RuleContext:
     gpu_available: bool = False
     input_dir: Path | None = None
     notes: list[str] = field(default_factory=list)  # what rules report (e.g. removed installs)
+    # the lines (1-based) of the cell being rewritten that raised the errors its reactive
+    # rules answer (the innermost notebook frame); empty for proactive rewrites and `scan`
+    raising_lines: frozenset[int] = frozenset()
