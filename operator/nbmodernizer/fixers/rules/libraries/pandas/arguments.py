@@ -37,7 +37,6 @@ KEYWORD_ONLY_METHODS = frozenset(
     {
         "drop",
         "any",
-        "all",
         "dropna",
         "sort_index",
         "ffill",
@@ -204,7 +203,7 @@ RULES = (
         changed_in="2.0",
         summary=(
             "positional arguments pandas made keyword-only, named from today's signatures: "
-            "`df.drop('c', 1)` -> `df.drop('c', axis=1)`; also `any`/`all`, `dropna`, "
+            "`df.drop('c', 1)` -> `df.drop('c', axis=1)`; also `any`, `dropna`, "
             "`sort_index`, `ffill`/`bfill`, `interpolate`, `set_index`, `reset_index`, "
             "`where`/`mask`, `pd.concat`, and in their legacy order `pivot`, `pd.read_csv`/"
             "`read_table` (pandas 2.0.0 release notes, 'Removal of prior version deprecations': "
