@@ -28,21 +28,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.k8s.client import K8sApi, wait_until  # noqa: E402
-from tests.k8s.emulator import EmulatorServer  # noqa: E402
-from tests.k8s.kubelet import Kubelet  # noqa: E402
-from tests.k8s.product import (  # noqa: E402
+from benchmarks.operator_fleet import s3_server  # noqa: E402
+from testing.k8s.client import K8sApi, wait_until  # noqa: E402
+from testing.k8s.emulator import EmulatorServer  # noqa: E402
+from testing.k8s.kubelet import Kubelet  # noqa: E402
+from testing.k8s.product import (  # noqa: E402
     TEST_RUNNER_IMAGE,
     NbmodOperator,
     pod_base_env,
     pod_shim,
     push_case,
 )
-from tests.k8s.resources import NBMS  # noqa: E402
-from tests.notebooks import PREDICT, READ, WRITE  # noqa: E402
-from tests.s3server import ACCESS_KEY, REGION, SECRET_KEY, new_bucket  # noqa: E402
-
-from benchmarks.operator_fleet import s3_server  # noqa: E402
+from testing.k8s.resources import NBMS  # noqa: E402
+from testing.notebooks import PREDICT, READ, WRITE  # noqa: E402
+from testing.s3server import ACCESS_KEY, REGION, SECRET_KEY, new_bucket  # noqa: E402
 
 
 def waiting_notebook(seconds: float) -> list[str]:

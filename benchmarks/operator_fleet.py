@@ -43,13 +43,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.k8s.client import K8sApi, wait_until  # noqa: E402
-from tests.k8s.emulator import EmulatorServer  # noqa: E402
-from tests.k8s.kubelet import Kubelet  # noqa: E402
-from tests.k8s.product import NbmodOperator, free_port  # noqa: E402
-from tests.k8s.resources import NBMS, SECRETS  # noqa: E402
-from tests.notebooks import notebook  # noqa: E402
-
 from nbmodernizer.notebook import serialise  # noqa: E402
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus  # noqa: E402
 from nbmodernizer.store.layout import (  # noqa: E402
@@ -60,6 +53,12 @@ from nbmodernizer.store.layout import (  # noqa: E402
 )
 from nbmodernizer.store.revisions import S3Store, write_execution  # noqa: E402
 from nbmodernizer.store.s3 import s3_client  # noqa: E402
+from testing.k8s.client import K8sApi, wait_until  # noqa: E402
+from testing.k8s.emulator import EmulatorServer  # noqa: E402
+from testing.k8s.kubelet import Kubelet  # noqa: E402
+from testing.k8s.product import NbmodOperator, free_port  # noqa: E402
+from testing.k8s.resources import NBMS, SECRETS  # noqa: E402
+from testing.notebooks import notebook  # noqa: E402
 
 BUCKET = "fleet-bench"
 ANSWERS = b"id,y\n1,1\n2,0\n"

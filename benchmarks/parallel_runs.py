@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder  # noqa: E402
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder  # noqa: E402
 
 NBMOD = str(Path(sys.executable).parent / "nbmod")
 

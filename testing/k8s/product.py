@@ -25,12 +25,12 @@ from typing import Any
 
 import pytest
 
-from tests.k8s.client import K8sApi
-from tests.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
-from tests.k8s.kopf_process import KopfProcess
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.resources import NBMS, SECRETS
-from tests.s3server import (
+from testing.k8s.client import K8sApi
+from testing.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
+from testing.k8s.kopf_process import KopfProcess
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.resources import NBMS, SECRETS
+from testing.s3server import (
     ACCESS_KEY,
     SECRET_KEY,
     S3Bucket,
@@ -55,7 +55,7 @@ class Store:
 
 
 def product_store() -> Store:
-    """moto's server behind the tests' signature check (tests/s3signatures.py: a store that
+    """moto's server behind the tests' signature check (testing/s3signatures.py: a store that
     refuses a changed pre-signed URL, as AWS S3, MinIO and Ceph do) on the emulator; the
     cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
     if cluster_kubeconfig() is None:
@@ -253,9 +253,9 @@ def wait_finished(
 def push_case(
     root: Path, bucket: S3Bucket, name: str, *sources: str, **spec: Any
 ) -> dict[str, Any]:
-    """A tiny Kaggle-style case (tests.notebooks) pushed to S3: the resource to create."""
+    """A tiny Kaggle-style case (testing.notebooks) pushed to S3: the resource to create."""
     from nbmodernizer.push import push
-    from tests.notebooks import kaggle_folder
+    from testing.notebooks import kaggle_folder
 
     spec_path = kaggle_folder(root / name, *sources, **spec)
     spec_path.write_text(spec_path.read_text().replace("name: tiny", f"name: {name}"))
