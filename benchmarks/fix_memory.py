@@ -15,20 +15,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from nbmodernizer.fleet import summarize  # noqa: E402
-from nbmodernizer.local import modernize_file  # noqa: E402
-from testing.llm_server import Responder, scripted_llm  # noqa: E402
-from testing.memory_fleet import MEMORY_CHAIN, answer, make_fleet, reports  # noqa: E402
+from nbmodernizer.fleet import summarize
+from nbmodernizer.local import modernize_file
+from testing.llm_server import Responder, scripted_llm
+from testing.memory_fleet import MEMORY_CHAIN, answer, make_fleet, reports
 
 
 @dataclass(frozen=True)

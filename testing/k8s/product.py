@@ -14,10 +14,14 @@ installs), which this machine and the pods reach at different addresses:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import subprocess
 import sys
+import tempfile
 import textwrap
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from testing.k8s.client import K8sApi
+from testing.k8s.client import K8sApi, wait_until
 from testing.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
 from testing.k8s.kopf_process import KopfProcess
 from testing.k8s.kubelet import Kubelet
@@ -97,6 +101,34 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def moto_server_process() -> Iterator[tuple[str, Path]]:
+    """moto's S3 server in a process of its own, so it does not share this one's GIL; its
+    endpoint, and its request log (one line per request)."""
+    port = free_port()
+    with tempfile.NamedTemporaryFile(prefix="moto-", suffix=".log") as log:
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        endpoint = f"http://127.0.0.1:{port}"
+        try:
+            wait_until(lambda: _answers(endpoint), timeout=30, what="moto_server")
+            yield endpoint, Path(log.name)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def _answers(endpoint: str) -> bool:
+    try:
+        with urllib.request.urlopen(endpoint, timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 class NbmodOperator(KopfProcess):
