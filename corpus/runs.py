@@ -98,12 +98,17 @@ def modernize(case: Case, out: Path) -> ModernizationStatus:
 
 
 # How the diagnosis names an environment problem (nbmodernizer.diagnose.environment_problem).
-ENVIRONMENT_DETAILS = ("missing input:", "runs have no network", "protobuf in the image")
+ENVIRONMENT_DETAILS = (
+    "missing input:",
+    "runs have no network",
+    "protobuf in the image",
+    "missing package:",
+)
 
 
 def stopped_for_environment(status: ModernizationStatus) -> bool:
     """The run ended after its first execution, its last error naming what the environment
-    lacks (a missing input, a download, a broken package)."""
+    lacks (a missing input, a download, a broken package, a missing package)."""
     said = f"{status.last_error or ''} {status.stop_reason or ''}"
     return status.iterations == 1 and any(d in said for d in ENVIRONMENT_DETAILS)
 

@@ -29,7 +29,7 @@ coverage = _load()
 def test_committed_coverage_document_is_current() -> None:
     committed = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     assert committed == coverage.generate(), (
-        "stale: run PYTHONPATH=operator python corpus/coverage.py"
+        "stale: run PYTHONPATH=operator:. python corpus/coverage.py"
     )
 
 

@@ -183,15 +183,15 @@ def test_the_stop_reason_names_what_the_environment_lacks_when_no_fixer_can_help
     assert finish.reason.endswith("; no fixer changed the notebook: rules: no rule applies")
 
 
-@pytest.mark.kernel
-def test_the_loop_stops_at_once_naming_the_missing_input_and_pays_no_llm(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    embeddings = "emb = open('../input/glove-twitter/glove.27B.200d.txt').read()"
+def stops_at_once_without_llm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cell: str) -> str:
+    """Modernizes a Kaggle folder whose second cell is `cell` with fixers [rules, llm] against
+    the tests' LLM server, on a real kernel; asserts no request came and the run stopped after
+    one execution with the error kept (the cell is never used for the predictions) and no
+    cost; returns the stop reason."""
     spec = kaggle_folder(
         tmp_path / "case",
         READ,
-        embeddings,
+        cell,
         PREDICT,
         WRITE,
         fix={"fixers": ["rules", "llm"], "llm": {"model": "test-model"}},
@@ -202,8 +202,16 @@ def test_the_loop_stops_at_once_naming_the_missing_input_and_pays_no_llm(
         code = main(["modernize", str(spec), "--out", str(tmp_path / "out")])
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     assert llm.requests == []
-    # the embeddings were never used for the predictions: the score reproduces, the error stays
     assert code == 0 and report["outcome"] == "ErrorReproducible" and report["iterations"] == 1
-    assert "missing input: ../input/glove-twitter/glove.27B.200d.txt" in report["stopReason"]
     assert "llm: not asked" in report["stopReason"]
     assert report["cost"]["usd"] == 0
+    return str(report["stopReason"])
+
+
+@pytest.mark.kernel
+def test_the_loop_stops_at_once_naming_the_missing_input_and_pays_no_llm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embeddings = "emb = open('../input/glove-twitter/glove.27B.200d.txt').read()"
+    reason = stops_at_once_without_llm(tmp_path, monkeypatch, embeddings)
+    assert "missing input: ../input/glove-twitter/glove.27B.200d.txt" in reason

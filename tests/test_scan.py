@@ -312,6 +312,11 @@ def test_places_are_where_a_rule_changed_the_cell() -> None:
     assert places("y = f(1)\n", "import g\ny = g(1)\n") == [(0, 4)]
     # ... but is when it is all the rule did
     assert places("a = 1\n", "import g\na = 1\n") == [(0, 0)]
+    # nor is a name a rewrite added to an import line: the place is the call
+    legacy = "from m import f\nx = 1\ny = f(x, squared=False)\n"
+    assert places(legacy, "from m import f, g\nx = 1\ny = g(x)\n") == [(2, 4)]
+    # an import the rule rewrote is one
+    assert places("from m.old import f\n", "from m.new import f\n") == [(0, 7)]
 
 
 def test_probes_run_once_per_process(tmp_path: Path) -> None:

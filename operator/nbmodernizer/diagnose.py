@@ -3,7 +3,9 @@
 An error that no change to the code can repair is marked as the environment's: a file the
 inputs do not have (half of the real first errors in `corpus/census.csv`: a dataset the
 notebook had attached on Kaggle), a download (runs have no network), an installed package
-that does not import. The rules may still fix paths; no LLM is paid for it.
+that does not import, a module of a known package the image lacks (`cv2`: install
+opencv-python-headless; an LLM would delete the import). The rules may still fix paths; no
+LLM is paid for it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from nbmodernizer.known_packages import distribution_providing
 from nbmodernizer.status import (
     CellError,
     Diagnosis,
@@ -88,6 +91,9 @@ _BROKEN_PROTOBUF = re.compile(
     r"|cannot import name 'runtime_version' from 'google\.protobuf'"
 )
 
+# a module, not a name in one (`cannot import name 'x' from 'm'` is the code's drift)
+_NO_MODULE = re.compile(r"^No module named '(?P<module>[\w.]+)'")
+
 
 def environment_problem(
     execution: ExecutionResult, error: CellError
@@ -108,11 +114,28 @@ def environment_problem(
             "the notebook asks Kaggle's service (kaggle_datasets / kaggle_secrets), which answers "
             "only inside a Kaggle session (BackendError: Unauthenticated)"
         )
+    if error.ename in ("ModuleNotFoundError", "ImportError"):
+        missing = _NO_MODULE.match(error.evalue)
+        if missing is not None:
+            return _missing_package(missing.group("module"))
     if _BROKEN_PROTOBUF.search(error.evalue):
         return EnvironmentKind.BROKEN_PACKAGE, (
             f"protobuf in the image does not match TensorFlow ({error.ename}: {error.evalue[:120]})"
         )
     return None
+
+
+def _missing_package(module: str) -> tuple[EnvironmentKind, str] | None:
+    """A module no installed package provides, named by the distribution that does. A dotted
+    name means its package imports but lacks the submodule (`sklearn.cross_validation`):
+    code drift, unless the name is a namespace package's the map lists (`google.protobuf`)."""
+    distribution = distribution_providing(module)
+    if distribution is None:
+        return None  # a Kaggle-only helper, the author's own file: the fixers' business
+    return EnvironmentKind.MISSING_PACKAGE, (
+        f"missing package: `{module}` is provided by `{distribution}`, which the environment "
+        f"lacks; add it to the environment image (spec.execution.image)"
+    )
 
 
 def _missing_input(

@@ -49,7 +49,7 @@ NOTEBOOK_ERRORS = Counter(
 ENVIRONMENT_FAILURES = Counter(
     "nbmodernizer_environment_failures_total",
     "Modernizations that ended on an error of the environment's (no code change can fix "
-    "it), by kind: missing-input, network, broken-package.",
+    "it), by kind: missing-input, network, broken-package, missing-package.",
     ["kind"],
     registry=REGISTRY,
 )

@@ -22,6 +22,7 @@ class EnvironmentKind(StrEnum):
     MISSING_INPUT = "missing-input"  # a file the inputs do not have (an attached dataset)
     NETWORK = "network"  # a download: runs have no network
     BROKEN_PACKAGE = "broken-package"  # an installed package that does not import
+    MISSING_PACKAGE = "missing-package"  # a module of a known package the image lacks
 
 
 class Issue(StrEnum):

@@ -135,8 +135,8 @@ def installed_version(library: str, modules: frozenset[str]) -> str | None:
 
 def places(before: str, after: str) -> list[tuple[int, int]]:
     """Where `after` differs from `before`: (line, column), 0-based, in `before`'s lines. Pure
-    insertions count only when nothing else changed (the import a rewrite adds is not a
-    legacy use)."""
+    insertions, and import lines the rewrite only added to, count only when nothing else
+    changed (the import a rewrite adds is not a legacy use)."""
     old, new = before.split("\n"), after.split("\n")
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     changed: list[tuple[int, int]] = []
@@ -159,11 +159,14 @@ def places(before: str, after: str) -> list[tuple[int, int]]:
                     replacements,
                     key=lambda other: difflib.SequenceMatcher(None, line, other).ratio(),
                 )
-            changed += [(i1 + offset, column) for column in _columns(line, replacement)]
+            found = [(i1 + offset, column) for column in _columns(line, replacement)]
+            added_to = _IMPORT.match(line) and replacement.startswith(line.rstrip(" \\)"))
+            (inserted if added_to else changed).extend(found)
     return changed or inserted[:1]
 
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_IMPORT = re.compile(r"[ \t]*(from[ \t]+[\w.]+[ \t]+)?import[ \t]")
 
 
 def _columns(line: str, replacement: str) -> list[int]:

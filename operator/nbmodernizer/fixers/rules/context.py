@@ -14,3 +14,6 @@ class RuleContext:
     gpu_available: bool = False
     input_dir: Path | None = None
     notes: list[str] = field(default_factory=list)  # what rules report (e.g. removed installs)
+    # the names the notebook binds only to DataFrames / Series (`toolkit.bindings`); None: not
+    # read from the notebook, a rule reads the cell it rewrites
+    frames: frozenset[str] | None = None

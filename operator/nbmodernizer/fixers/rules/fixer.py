@@ -12,6 +12,7 @@ from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule
 from nbmodernizer.fixers.rules.occurrences import Recorder, records
+from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
 from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
 from nbmodernizer.status import FixType, RuleOccurrence, RuleUse
@@ -66,9 +67,9 @@ def notebook_context(
     sources: Sequence[str], gpu_available: bool, input_dir: Path | None
 ) -> tuple[RuleContext, set[str]]:
     """What the rules know of a notebook (its imports), and the top-level modules it imports."""
-    context = RuleContext(
-        aliases=cells.imports(sources), gpu_available=gpu_available, input_dir=input_dir
-    )
+    aliases = cells.imports(sources)
+    frames = notebook_frames(sources, aliases)
+    context = RuleContext(aliases, gpu_available, input_dir, frames=frames)
     return context, {name.split(".")[0] for name in context.aliases.values()}
 
 

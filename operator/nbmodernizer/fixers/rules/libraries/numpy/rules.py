@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -18,21 +20,34 @@ _ALIASES = {
     "numpy.complex": "complex",
 }
 
+
+def _lacks(qualified: str) -> bool:
+    with warnings.catch_warnings():  # NumPy warns on some of these names (FutureWarning)
+        warnings.simplefilter("ignore")
+        return not hasattr(np, qualified.split(".", 1)[1])
+
+
+# probed per name: `np.bool` and `np.long` are back in NumPy 2 (its own bool_ and C long)
+_GONE_ALIASES = {old: new for old, new in _ALIASES.items() if _lacks(old)}
+
 RULES = (
     Rule(
         id="numpy.builtin-type-aliases",
         library="numpy",
         changed_in="1.24",
-        summary="`np.float`, `np.int`, `np.bool`, `np.object`, `np.str` -> the builtins",
+        summary=(
+            "`np.float`, `np.int`, `np.object`, `np.str` -> the builtins (each alias only where "
+            "the installed NumPy lacks it: `np.bool` and `np.long` are back in NumPy 2)"
+        ),
         kind=Kind.API,
-        rewrite=replace_attributes(_ALIASES),
+        rewrite=replace_attributes(_GONE_ALIASES),
         symptoms=(
             Symptom(
                 "AttributeError",
                 r"module 'numpy' has no attribute '(float|int|bool|object|str|long|unicode|complex)'",
             ),
         ),
-        gone=lambda: not hasattr(np, "float"),
+        gone=lambda: bool(_GONE_ALIASES),
         examples=(
             Example(
                 before="import numpy as np\nresult = np.array(['1.5', '2'], dtype=np.float).sum() + np.int(2)\n",

@@ -160,11 +160,10 @@ class StrReplaceRegex(cst.CSTTransformer):
         if text is None or len(text) < 2:  # a single character was always literal
             return updated_node
         repl = string_literal(repl_arg.value) if repl_arg is not None else None
-        if (
-            _REGEX_CHARS & set(text)
-            or (repl is not None and "\\" in repl)
-            or {"case", "flags"} & set(keywords)
-        ):
+        # without a metacharacter the pattern matches the same text either way (`case=False`
+        # and `flags` too: pandas applies them to a literal pattern); a backslash in the
+        # replacement is a group reference only for a regex
+        if _REGEX_CHARS & set(text) or (repl is not None and "\\" in repl):
             return with_keywords(updated_node, [("regex", cst.Name("True"))])
         return updated_node
 
@@ -302,6 +301,7 @@ RULES = (
                     "dots = names.str.replace('.', '')\n"
                     "spaced = names.str.replace('\\\\s+', ' ')\n"
                     "title = names.str.replace('^(Mr|Mrs)\\\\. ', '')\n"
+                    "sir = names.str.replace('MR', 'Sir', case=False)\n"
                 ),
                 after=(
                     "import pandas as pd\n"
@@ -309,11 +309,13 @@ RULES = (
                     "dots = names.str.replace('.', '')\n"
                     "spaced = names.str.replace('\\\\s+', ' ', regex=True)\n"
                     "title = names.str.replace('^(Mr|Mrs)\\\\. ', '', regex=True)\n"
+                    "sir = names.str.replace('MR', 'Sir', case=False)\n"
                 ),
                 check=(
                     "dots.tolist() == ['Mr John  Smith', 'Mrs Ann Lee'] "
                     "and spaced.tolist() == ['Mr. John Smith', 'Mrs. Ann Lee'] "
-                    "and title.tolist() == ['John  Smith', 'Ann Lee']"
+                    "and title.tolist() == ['John  Smith', 'Ann Lee'] "
+                    "and sir.tolist() == ['Sir. John  Smith', 'Sirs. Ann Lee']"
                 ),
             ),
         ),

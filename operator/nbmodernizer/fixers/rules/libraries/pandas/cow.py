@@ -1,6 +1,7 @@
 """Chained assignment under pandas copy-on-write: its rules and transforms.
 
-Every transform here acts only on evidence that the target is a DataFrame (or a column of one)."""
+Every transform here acts only on a name the notebook binds only to DataFrames / Series
+(`toolkit.bindings`): `data['tra']['dow'] = v` on a dict of frames is left alone."""
 
 from __future__ import annotations
 
@@ -12,13 +13,12 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver, pandas_module
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
-from nbmodernizer.fixers.rules.toolkit.calls import call_arguments, method_name
+from nbmodernizer.fixers.rules.toolkit.bindings import known_frames
+from nbmodernizer.fixers.rules.toolkit.calls import call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     dotted_name,
     literal_bool,
-    names_in,
-    qualified,
     single_index,
     string_literal,
     subscript_of,
@@ -35,107 +35,26 @@ NOT_COLUMNS = frozenset(
     }
 )  # fmt: skip
 
-# attributes only a DataFrame / Series has: evidence that a name is one
-_FRAME_ATTRS = frozenset(
-    {
-        "loc", "iloc", "at", "iat", "ix", "groupby", "fillna", "isnull", "isna", "notnull",
-        "notna", "dropna", "columns", "dtypes", "head", "tail", "describe", "value_counts",
-        "merge", "query", "iterrows", "itertuples", "to_csv", "pivot_table", "sort_values",
-        "reset_index", "set_index", "select_dtypes", "nunique", "info", "corr", "drop",
-        "apply", "isin", "duplicated", "drop_duplicates",
-    }
-)  # fmt: skip
-
-_COLUMN_ATTRS = frozenset(
-    {
-        "isnull", "isna", "notnull", "notna", "fillna", "value_counts", "str", "dt", "cat",
-        "map", "apply", "median", "mode", "nunique", "unique", "iloc", "loc", "isin",
-        "between", "dropna", "quantile", "idxmax", "idxmin", "to_frame", "sort_values",
-    }
-)  # fmt: skip
-
-_MASK_METHODS = frozenset(
-    {"isnull", "isna", "notnull", "notna", "isin", "between", "duplicated", "contains",
-     "startswith", "endswith", "match"}
-)  # fmt: skip
-
-
-def _base_name(node: cst.BaseExpression) -> str | None:
-    """`df` for `df`, `df['a']`, `df['a'][m]`."""
-    while isinstance(node, cst.Subscript):
-        node = node.value
-    return node.value if isinstance(node, cst.Name) else None
-
 
 class _Evidence(cst.CSTVisitor):
-    """What the cell shows about names: DataFrames, other objects, labels and lists."""
+    """What the cell shows about names used as labels: lists (not a column label) and text."""
 
-    def __init__(self, context: RuleContext) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.context = context
-        self.frames: set[str] = set()  # used as a DataFrame / Series
-        self.others: set[str] = set()  # bound to something else (dict, list, numpy, ...)
         self.lists: set[str] = set()  # bound to a list: not a column label
         self.texts: set[str] = set()  # bound to text: a column label
-        self.counters: set[str] = set()  # bound to integers: a position, not a column label
-        self.masks: dict[str, set[str]] = {}  # bound to a boolean mask: the names it uses
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        value = node.value
-        if isinstance(value, cst.Name) and node.attr.value in _FRAME_ATTRS:
-            self.frames.add(value.value)
-        if node.attr.value in _COLUMN_ATTRS:
-            if isinstance(value, cst.Subscript) and self._column_key(value):
-                base = _base_name(value)
-                if base is not None:
-                    self.frames.add(base)
-            if (
-                isinstance(value, cst.Attribute)
-                and isinstance(value.value, cst.Name)
-                and value.attr.value not in NOT_COLUMNS
-            ):
-                self.frames.add(value.value.value)
-
-    def _column_key(self, node: cst.Subscript) -> bool:
-        """`df['a']` / `df[name]`, not `frames[0]` / `frames[i]` (i a counter)."""
-        while isinstance(node.value, cst.Subscript):
-            node = node.value
-        key = single_index(node)
-        if isinstance(key, cst.Name):
-            return key.value not in self.counters and key.value not in self.lists
-        return key is not None and string_literal(key) is not None
-
-    def _bind(self, name: str, value: cst.BaseExpression) -> None:
-        if _is_mask(value):
-            self.masks[name] = names_in(value)
-        if isinstance(value, cst.Integer):
-            self.counters.add(name)
-        if string_literal(value) is not None:
-            self.texts.add(name)
-        elif isinstance(value, cst.List | cst.Tuple | cst.ListComp | cst.Set):
-            self.lists.add(name)
-            self.others.add(name)
-        elif isinstance(value, cst.Dict | cst.DictComp):
-            self.others.add(name)
-        elif isinstance(value, cst.Call):
-            callee = qualified(value.func, self.context.aliases) or ""
-            if callee.startswith("pandas.") or method_name(value) in ("read_csv", "copy"):
-                self.frames.add(name)
-            elif callee.split(".")[0] in self.context.aliases.values():
-                self.others.add(name)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self._bind(target.target.value, node.value)
+            if not isinstance(target.target, cst.Name):
+                continue
+            if string_literal(node.value) is not None:
+                self.texts.add(target.target.value)
+            elif isinstance(node.value, cst.List | cst.Tuple | cst.ListComp | cst.Set):
+                self.lists.add(target.target.value)
 
     def visit_For(self, node: cst.For) -> None:
         items, target = node.iter, node.target
-        if isinstance(items, cst.Call) and dotted_name(items.func) in ("range", "enumerate"):
-            names = target.elements if isinstance(target, cst.Tuple) else [cst.Element(target)]
-            if names and isinstance(names[0].value, cst.Name):
-                self.counters.add(names[0].value.value)
-            return
         if not isinstance(target, cst.Name):
             return
         if isinstance(items, cst.List | cst.Tuple | cst.Set):
@@ -143,43 +62,23 @@ class _Evidence(cst.CSTVisitor):
                 string_literal(element.value) is not None for element in items.elements
             ):
                 self.texts.add(target.value)
+        elif isinstance(items, cst.Call) and dotted_name(items.func) in ("range", "enumerate"):
+            return
         elif dotted_name(items) is not None:  # `for col in cols`, `for col in df.columns`
             self.texts.add(target.value)
 
 
-def _is_mask_over(
-    node: cst.BaseExpression, frame: str, masks: dict[str, set[str]] | None = None
-) -> bool:
-    """`df['a'] > 0`, `~df.b.isnull()`, `(m1) & (m2)`, or a name bound to one: a boolean mask
-    built from `frame`."""
-    if isinstance(node, cst.Name) and masks is not None and node.value in masks:
-        return frame in masks[node.value]
-    return frame in names_in(node) and _is_mask(node)
-
-
-def _is_mask(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.Comparison):
-        return True
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
-        return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(
-        node.operator, cst.BitAnd | cst.BitOr | cst.BitXor
-    ):
-        return True
-    return isinstance(node, cst.Call) and method_name(node) in _MASK_METHODS
-
-
 # the last cell's evidence: the three rules here read the same tree of a cell in turn (its
 # tree is kept by `toolkit.cells.read_cell`), and the walk that gathers it is their main cost
-_LAST_EVIDENCE: list[tuple[cst.Module, RuleContext, _Evidence]] = []
+_LAST_EVIDENCE: list[tuple[cst.Module, _Evidence]] = []
 
 
-def _evidence(module: cst.Module, context: RuleContext) -> _Evidence:
-    if _LAST_EVIDENCE and _LAST_EVIDENCE[0][0] is module and _LAST_EVIDENCE[0][1] is context:
-        return _LAST_EVIDENCE[0][2]
-    evidence = _Evidence(context)
+def _evidence(module: cst.Module) -> _Evidence:
+    if _LAST_EVIDENCE and _LAST_EVIDENCE[0][0] is module:
+        return _LAST_EVIDENCE[0][1]
+    evidence = _Evidence()
     module.visit(evidence)
-    _LAST_EVIDENCE[:] = [(module, context, evidence)]
+    _LAST_EVIDENCE[:] = [(module, evidence)]
     return evidence
 
 
@@ -189,10 +88,12 @@ class CowBase(cst.CSTTransformer):
     def __init__(self, context: RuleContext) -> None:
         super().__init__()
         self.context = context
-        self.evidence = _Evidence(context)
+        self.evidence = _Evidence()
+        self.frames: frozenset[str] | None = None
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.evidence = _evidence(node, self.context)
+        self.evidence = _evidence(node)
+        self.frames = known_frames(self.context, node)
 
     def column(
         self, node: cst.BaseExpression
@@ -203,8 +104,6 @@ class CowBase(cst.CSTTransformer):
             frame = node.value
             base = dotted_name(frame)
             if base is None or is_module_receiver(frame, self.context):
-                return None
-            if base.split(".")[0] in self.evidence.others:
                 return None
             label = single_index(node)
             if isinstance(label, cst.Name):
@@ -221,14 +120,12 @@ class CowBase(cst.CSTTransformer):
                 return None
             if is_module_receiver(node.value, self.context):
                 return None
-            if node.value.value in self.evidence.others:
-                return None
             # `obj.attr[...]` is any object's attribute unless the cell shows a DataFrame
             return node.value, cst.SimpleString(f"'{node.attr.value}'"), False
         return None
 
     def is_frame(self, frame: cst.BaseExpression) -> bool:
-        return isinstance(frame, cst.Name) and frame.value in self.evidence.frames
+        return isinstance(frame, cst.Name) and frame.value in (self.frames or ())
 
 
 class _TargetRewriter(CowBase):
@@ -262,11 +159,8 @@ class ChainedAssignment(_TargetRewriter):
         found = self.column(target.value)
         if key is None or found is None or isinstance(key, cst.Slice):
             return None
-        frame, label, sure = found
-        frame_name = (dotted_name(frame) or "").split(".")[0]
-        if not (
-            self.is_frame(frame) or (sure and _is_mask_over(key, frame_name, self.evidence.masks))
-        ):
+        frame, label, _ = found
+        if not self.is_frame(frame):
             return None
         return subscript_of(frame, key, label, attr="loc")
 
@@ -282,8 +176,8 @@ class ChainedIndexer(_TargetRewriter):
         found = self.column(target.value.value)
         if indexer not in ("loc", "iloc", "at", "iat") or key is None or found is None:
             return None
-        frame, label, sure = found
-        if not (sure or self.is_frame(frame)):
+        frame, label, _ = found
+        if not self.is_frame(frame):
             return None
         if indexer in ("loc", "at"):
             return subscript_of(frame, key, label, attr=indexer)
@@ -316,8 +210,8 @@ class ChainedInplace(CowBase):
         found = self.column(call.func.value)
         if found is None:
             return updated_node
-        frame, label, sure = found
-        if not (sure or self.is_frame(frame)):
+        frame, label, _ = found
+        if not self.is_frame(frame):
             return updated_node
         column = subscript_of(frame, label)
         receiver = call.func.value if isinstance(call.func.value, cst.Subscript) else column

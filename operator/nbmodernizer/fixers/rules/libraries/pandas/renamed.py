@@ -112,18 +112,27 @@ class GetSetValue(cst.CSTTransformer):
 
 
 class RenameAttribute(cst.CSTTransformer):
-    """`x.old` -> `x.new` for an attribute that is not called (a property)."""
+    """`x.old` -> `x.new` for an attribute that is not called (a property) of an object that is
+    not a module (`libalgos.is_monotonic(a)` is a function of its own)."""
 
-    def __init__(self, renames: dict[str, str]) -> None:
+    def __init__(self, context: RuleContext, renames: dict[str, str]) -> None:
         super().__init__()
+        self.context = context
         self.renames = renames
+        self.called: set[cst.BaseExpression] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.called.add(node.func)
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
-        if updated_node.attr.value in self.renames:
-            return updated_node.with_changes(attr=cst.Name(self.renames[updated_node.attr.value]))
-        return updated_node
+        old = updated_node.attr.value
+        if old not in self.renames or original_node in self.called:
+            return updated_node
+        if is_module_receiver(updated_node.value, self.context):
+            return updated_node
+        return updated_node.with_changes(attr=cst.Name(self.renames[old]))
 
 
 def _no_tools_module() -> bool:
@@ -259,7 +268,7 @@ RULES = (
         summary="`.is_monotonic` -> `.is_monotonic_increasing`",
         kind=Kind.API,
         rewrite=cst_rewrite(
-            lambda _context: RenameAttribute({"is_monotonic": "is_monotonic_increasing"}),
+            lambda context: RenameAttribute(context, {"is_monotonic": "is_monotonic_increasing"}),
             ("is_monotonic",),
         ),
         symptoms=(missing("(Index|Series|RangeIndex|DatetimeIndex)", "is_monotonic"),),

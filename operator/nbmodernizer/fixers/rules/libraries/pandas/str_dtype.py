@@ -10,6 +10,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.pandas.common import pandas_module
 from nbmodernizer.fixers.rules.libraries.pandas.cow import NOT_COLUMNS
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.bindings import known_frames, rooted_in
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
@@ -32,13 +33,29 @@ def _is_object(node: cst.BaseExpression, context: RuleContext) -> bool:
     return qualified(node, context.aliases) in ("numpy.object_", "numpy.object")
 
 
+def _owner(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`s` of `s.dtype`, `str(s.dtype)`, `s.dtype.name`, `df` of `df.dtypes[c]`."""
+    if isinstance(node, cst.Call) and node.args:
+        node = node.args[0].value
+    if isinstance(node, cst.Attribute) and node.attr.value == "name":
+        node = node.value
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    return node.value if isinstance(node, cst.Attribute) else node
+
+
 class ObjectDtypeComparison(cst.CSTTransformer):
-    """`s.dtype == object` -> `s.dtype in (object, 'str')`; `.dtypes` compare both."""
+    """`s.dtype == object` -> `s.dtype in (object, 'str')`; `.dtypes` compare both (only on a
+    pandas object: `toolkit.bindings`)."""
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__()
         self.context = context
         self._done: set[cst.Comparison] = set()
+        self.frames: frozenset[str] = frozenset()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.frames = known_frames(self.context, node)
 
     def _dtype_side(
         self, node: cst.Comparison
@@ -53,8 +70,8 @@ class ObjectDtypeComparison(cst.CSTTransformer):
             left, right = right, left
         if not _is_object(right, self.context):
             return None
-        if self._kind(left) is None:
-            return None
+        if self._kind(left) is None or not rooted_in(_owner(left), self.frames):
+            return None  # a NumPy array's dtype, or an object not known to be pandas
         return left, right, "==" if isinstance(target.operator, cst.Equal) else "!="
 
     @staticmethod
