@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from nbmodernizer.cli import main
-from tests.notebooks import kaggle_folder
+from testing.notebooks import kaggle_folder
 
 pytestmark = pytest.mark.kernel
 

@@ -8,7 +8,7 @@ import pytest
 
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.s3 import fetch_dir, fetch_file, is_s3, local_path, read_bytes
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 
 BINARY = b"\x00\xff\xfe\x80 not utf-8 \xc3\x28"
 

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, cast
 import kubernetes  # type: ignore[import-untyped,unused-ignore]
 import urllib3
 
-from tests.k8s.resources import EVENTS, Res
+from testing.k8s.resources import EVENTS, Res
 
 if TYPE_CHECKING:
-    from tests.k8s.emulator import EmulatorServer
+    from testing.k8s.emulator import EmulatorServer
 
 PATCH_TYPES = {
     "merge": "application/merge-patch+json",

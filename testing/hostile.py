@@ -17,7 +17,7 @@ from nbmodernizer.status import (
     Outcome,
     ScoreResult,
 )
-from tests.s3server import SECRET_KEY
+from testing.s3server import SECRET_KEY
 
 # Values of secrets a test puts in the driver's environment; no attack may print one. (An
 # access key id is no secret: every pre-signed URL names it, in X-Amz-Credential.) The S3

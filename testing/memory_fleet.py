@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.llm_server import Answer, fix_reply
-from tests.notebooks import kaggle_folder
+from testing.llm_server import Answer, fix_reply
+from testing.notebooks import kaggle_folder
 
 DRIFTS = ("old_call", "to_frame", "factor", "window")
 LLM = {"model": "test-model", "inputUSDPerMTok": 1.75, "outputUSDPerMTok": 14.0, "maxRetries": 2}

@@ -1,6 +1,6 @@
 """A toy kopf operator that exercises the test harness (it is not the product).
 
-    KUBECONFIG=... python -m kopf run --standalone -n default tests/k8s/toy_operator.py
+    KUBECONFIG=... python -m kopf run --standalone -n default testing/k8s/toy_operator.py
 
 On a new NotebookModernization it creates one Job, ``<name>-run``, owned by the resource and
 running ``spec.command``, and sets ``status.phase: Running``; when that Job completes or

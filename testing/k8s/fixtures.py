@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from tests.k8s.client import ApiError, K8sApi, wait_until
-from tests.k8s.emulator import EmulatorServer
-from tests.k8s.kopf_process import KopfProcess, isolated_env
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.resources import CRDS, NAMESPACES, REPO_ROOT, product_crds
-from tests.tools import missing_tool
+from testing.k8s.client import ApiError, K8sApi, wait_until
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kopf_process import KopfProcess, isolated_env
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.resources import CRDS, NAMESPACES, REPO_ROOT, product_crds
+from testing.tools import missing_tool
 
 CLUSTER_ENV = "NBM_E2E_KUBECONFIG"
 TOOLS_BIN = REPO_ROOT / ".tools" / "bin"

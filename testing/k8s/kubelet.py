@@ -26,7 +26,7 @@ is a process with only its own ``env`` and its own mounts: Secret volumes are fi
 temporary folder per pod (at ``<folder>/<mountPath>``, ``items`` and ``defaultMode`` applied),
 an emptyDir is one folder per pod shared by the containers that mount it, and every argument
 naming a path under one of the container's ``mountPath``s is rewritten to it. Each container
-runs in its own PID and mount namespaces (``tests/k8s/namespaces.py``): it sees only its own
+runs in its own PID and mount namespaces (``testing/k8s/namespaces.py``): it sees only its own
 processes and, of the kubelet's folders, only those it mounts (read-only where the volume
 is); killing it kills every process in it. The containers share this machine's network (as
 a pod's do), user and the rest of its filesystem.
@@ -70,9 +70,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from tests.k8s.client import ApiError, K8sApi
-from tests.k8s.namespaces import Folders, NamespaceTools, container_argv, namespace_tools
-from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
+from testing.k8s.client import ApiError, K8sApi
+from testing.k8s.namespaces import Folders, NamespaceTools, container_argv, namespace_tools
+from testing.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
 
 INDEX_ENV = "JOB_COMPLETION_INDEX"
 INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index"

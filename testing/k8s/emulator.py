@@ -83,7 +83,7 @@ import kmock
 import yaml
 from kmock._internal import apps, parsing, rendering
 
-from tests.k8s.resources import (
+from testing.k8s.resources import (
     BUILTIN_RESOURCES,
     CRDS,
     JOBS,

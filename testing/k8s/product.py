@@ -14,10 +14,14 @@ installs), which this machine and the pods reach at different addresses:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import subprocess
 import sys
+import tempfile
 import textwrap
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,12 +29,12 @@ from typing import Any
 
 import pytest
 
-from tests.k8s.client import K8sApi
-from tests.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
-from tests.k8s.kopf_process import KopfProcess
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.resources import NBMS, SECRETS
-from tests.s3server import (
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
+from testing.k8s.kopf_process import KopfProcess
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.resources import NBMS, SECRETS
+from testing.s3server import (
     ACCESS_KEY,
     SECRET_KEY,
     S3Bucket,
@@ -55,7 +59,7 @@ class Store:
 
 
 def product_store() -> Store:
-    """moto's server behind the tests' signature check (tests/s3signatures.py: a store that
+    """moto's server behind the tests' signature check (testing/s3signatures.py: a store that
     refuses a changed pre-signed URL, as AWS S3, MinIO and Ceph do) on the emulator; the
     cluster's S3 (NBM_E2E_S3_*) on a real cluster."""
     if cluster_kubeconfig() is None:
@@ -97,6 +101,34 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def moto_server_process() -> Iterator[tuple[str, Path]]:
+    """moto's S3 server in a process of its own, so it does not share this one's GIL; its
+    endpoint, and its request log (one line per request)."""
+    port = free_port()
+    with tempfile.NamedTemporaryFile(prefix="moto-", suffix=".log") as log:
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        endpoint = f"http://127.0.0.1:{port}"
+        try:
+            wait_until(lambda: _answers(endpoint), timeout=30, what="moto_server")
+            yield endpoint, Path(log.name)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def _answers(endpoint: str) -> bool:
+    try:
+        with urllib.request.urlopen(endpoint, timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 class NbmodOperator(KopfProcess):
@@ -253,9 +285,9 @@ def wait_finished(
 def push_case(
     root: Path, bucket: S3Bucket, name: str, *sources: str, **spec: Any
 ) -> dict[str, Any]:
-    """A tiny Kaggle-style case (tests.notebooks) pushed to S3: the resource to create."""
+    """A tiny Kaggle-style case (testing.notebooks) pushed to S3: the resource to create."""
     from nbmodernizer.push import push
-    from tests.notebooks import kaggle_folder
+    from testing.notebooks import kaggle_folder
 
     spec_path = kaggle_folder(root / name, *sources, **spec)
     spec_path.write_text(spec_path.read_text().replace("name: tiny", f"name: {name}"))

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from tests.tools import missing_tool
+from testing.tools import missing_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 CHART = ROOT / "charts" / "nbmodernizer"

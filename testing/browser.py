@@ -1,6 +1,6 @@
 """Headless Chromium for the tests that look at a page as a browser shows it (Debian's
 `chromium`: `scripts/install-chromium`). A missing Chromium skips the test, or fails it under
-`.ci/run` (tests/tools.py)."""
+`.ci/run` (testing/tools.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
-from tests.tools import missing_tool
+from testing.tools import missing_tool
 
 NAMES = ("chromium", "chromium-browser")
 FLAGS = [

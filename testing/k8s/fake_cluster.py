@@ -1,8 +1,8 @@
 """A fake cluster for hands-on work: the emulator and the kubelet, until Ctrl-C.
 
-    .venv/bin/python -m tests.k8s.fake_cluster --kubeconfig /tmp/fake.kubeconfig
+    .venv/bin/python -m testing.k8s.fake_cluster --kubeconfig /tmp/fake.kubeconfig
     KUBECONFIG=/tmp/fake.kubeconfig .tools/bin/kubectl get nbm
-    KUBECONFIG=/tmp/fake.kubeconfig .venv/bin/kopf run --standalone -A tests/k8s/toy_operator.py
+    KUBECONFIG=/tmp/fake.kubeconfig .venv/bin/kopf run --standalone -A testing/k8s/toy_operator.py
 
 Pointing ``NBM_E2E_KUBECONFIG`` at it runs the test suite in its "real cluster" mode (a
 namespace per test, no in-process emulator or kubelet), which is how that mode is tested
@@ -20,14 +20,14 @@ import tempfile
 import threading
 from pathlib import Path
 
-from tests.k8s.client import K8sApi
-from tests.k8s.emulator import EmulatorServer
-from tests.k8s.kopf_process import isolated_env
-from tests.k8s.kubelet import Kubelet
+from testing.k8s.client import K8sApi
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kopf_process import isolated_env
+from testing.k8s.kubelet import Kubelet
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tests.k8s.fake_cluster")
+    parser = argparse.ArgumentParser(prog="python -m testing.k8s.fake_cluster")
     parser.add_argument("--kubeconfig", type=Path, required=True, help="where to write it")
     parser.add_argument("--port", type=int, default=None, help="default: a free port")
     parser.add_argument("--instant", action="store_true", help="complete Jobs without running")
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     executables = None
     if args.runner:
-        from tests.k8s.product import pod_shim
+        from testing.k8s.product import pod_shim
 
         executables = {"nbmod": str(pod_shim(Path(tempfile.mkdtemp(prefix="fake-cluster-"))))}
 

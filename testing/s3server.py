@@ -3,7 +3,7 @@
 The S3 code talks to it over HTTP through AWS_ENDPOINT_URL_S3, exactly as it would talk to
 MinIO or AWS; nothing in boto3 is patched. Use the `s3_bucket` fixture:
 
-    from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+    from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 
     def test_something(s3_bucket: S3Bucket) -> None:
         s3_bucket.client.put_object(Bucket=s3_bucket.name, Key="k", Body=b"v")
@@ -122,9 +122,9 @@ def s3_bucket_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Bucket]:
 
 
 def signing_s3_endpoint_url() -> str:
-    """moto's server behind the tests' signature check (tests/s3signatures.py): a store that,
+    """moto's server behind the tests' signature check (testing/s3signatures.py): a store that,
     like AWS S3, MinIO and Ceph, refuses a request whose SigV4 signature does not hold."""
-    from tests.s3signatures import signing_store_url
+    from testing.s3signatures import signing_store_url
 
     return signing_store_url(s3_endpoint_url(), ACCESS_KEY, SECRET_KEY)
 
