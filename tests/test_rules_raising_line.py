@@ -12,7 +12,7 @@ import pytest
 
 from nbmodernizer.cli import main
 from nbmodernizer.status import CellError
-from tests.notebooks import kaggle_folder
+from testing.notebooks import kaggle_folder
 
 pytestmark = pytest.mark.kernel
 
