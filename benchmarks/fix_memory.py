@@ -1,6 +1,6 @@
 """Benchmark: what the fix memory saves on a fleet, through `nbmod modernize`'s driver.
 
-The fleet of tests/memory_fleet.py (4 notebooks with one drift each, then students with one
+The fleet of testing/memory_fleet.py (4 notebooks with one drift each, then students with one
 to four of the same drifts; no rule covers them, some also need a rules fix) runs twice,
 one notebook after the other, with an OpenAI-compatible test server that fixes what it is
 shown at a fixed token count (3000 in, 400 out, at gpt-5.2's list price): once with the
@@ -15,21 +15,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.llm_server import Responder, scripted_llm  # noqa: E402
-from tests.memory_fleet import MEMORY_CHAIN, answer, make_fleet, reports  # noqa: E402
-
-from nbmodernizer.fleet import summarize  # noqa: E402
-from nbmodernizer.local import modernize_file  # noqa: E402
+from nbmodernizer.fleet import summarize
+from nbmodernizer.local import modernize_file
+from testing.llm_server import Responder, scripted_llm
+from testing.memory_fleet import MEMORY_CHAIN, answer, make_fleet, reports
 
 
 @dataclass(frozen=True)

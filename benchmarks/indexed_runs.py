@@ -3,7 +3,7 @@ against one of `runs: 1`, through the real operator on the emulator.
 
 The real `nbmod operator` process, S3 on moto's server (a process of its own), and the test
 kubelet running each pod's real runner command (`nbmod run-iteration` through the pod shim
-of tests/k8s: pre-signed grants, a real kernel per pod). The notebook reads its input,
+of testing/k8s: pre-signed grants, a real kernel per pod). The notebook reads its input,
 waits about `--seconds` (a stand-in for a model training on its own GPU: the time is spent
 outside this machine's two cores), fits a small model, and writes its submission; it
 reproduces at revision 0, so the modernization is one iteration. Per round, one `runs: 1`
@@ -19,30 +19,25 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.k8s.client import K8sApi, wait_until  # noqa: E402
-from tests.k8s.emulator import EmulatorServer  # noqa: E402
-from tests.k8s.kubelet import Kubelet  # noqa: E402
-from tests.k8s.product import (  # noqa: E402
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import (
     TEST_RUNNER_IMAGE,
     NbmodOperator,
+    moto_server_process,
     pod_base_env,
     pod_shim,
     push_case,
 )
-from tests.k8s.resources import NBMS  # noqa: E402
-from tests.notebooks import PREDICT, READ, WRITE  # noqa: E402
-from tests.s3server import ACCESS_KEY, REGION, SECRET_KEY, new_bucket  # noqa: E402
-
-from benchmarks.operator_fleet import s3_server  # noqa: E402
+from testing.k8s.resources import NBMS
+from testing.notebooks import PREDICT, READ, WRITE
+from testing.s3server import ACCESS_KEY, REGION, SECRET_KEY, new_bucket
 
 
 def waiting_notebook(seconds: float) -> list[str]:
@@ -80,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     timings: dict[int, list[float]] = {1: [], 4: []}
     graded: list[int] = []
-    with s3_server() as (endpoint, _log), tempfile.TemporaryDirectory() as scratch:
+    with moto_server_process() as (endpoint, _log), tempfile.TemporaryDirectory() as scratch:
         os.environ.update(
             AWS_ENDPOINT_URL_S3=endpoint,
             AWS_ACCESS_KEY_ID=ACCESS_KEY,

@@ -25,41 +25,33 @@ Needs the dev extras (moto, kmock). Runs the real `nbmod operator` process.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
 import random
 import re
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.k8s.client import K8sApi, wait_until  # noqa: E402
-from tests.k8s.emulator import EmulatorServer  # noqa: E402
-from tests.k8s.kubelet import Kubelet  # noqa: E402
-from tests.k8s.product import NbmodOperator, free_port  # noqa: E402
-from tests.k8s.resources import NBMS, SECRETS  # noqa: E402
-from tests.notebooks import notebook  # noqa: E402
-
-from nbmodernizer.notebook import serialise  # noqa: E402
-from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus  # noqa: E402
-from nbmodernizer.store.layout import (  # noqa: E402
+from nbmodernizer.notebook import serialise
+from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
+from nbmodernizer.store.layout import (
     EXECUTED,
     NOTEBOOK,
     SUBMISSION,
     parse_revision_folder_uri,
 )
-from nbmodernizer.store.revisions import S3Store, write_execution  # noqa: E402
-from nbmodernizer.store.s3 import s3_client  # noqa: E402
+from nbmodernizer.store.revisions import S3Store, write_execution
+from nbmodernizer.store.s3 import s3_client
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import NbmodOperator, moto_server_process
+from testing.k8s.resources import NBMS, SECRETS
+from testing.notebooks import notebook
 
 BUCKET = "fleet-bench"
 ANSWERS = b"id,y\n1,1\n2,0\n"
@@ -111,40 +103,12 @@ def finish_instantly(job: Mapping[str, Any]) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def s3_server() -> Iterator[tuple[str, Path]]:
-    """moto's S3 server in a process of its own, so it does not share this one's GIL; its
-    endpoint, and its request log (one line per request)."""
-    port = free_port()
-    with tempfile.NamedTemporaryFile(prefix="moto-", suffix=".log") as log:
-        server = subprocess.Popen(
-            [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-        endpoint = f"http://127.0.0.1:{port}"
-        try:
-            wait_until(lambda: _answers(endpoint), timeout=30, what="moto_server")
-            yield endpoint, Path(log.name)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-
-
 S3_REQUEST = re.compile(r'"(GET|HEAD|PUT|POST|DELETE) /')
 
 
 def s3_requests(log: Path) -> int:
     lines = log.read_text(errors="replace").splitlines()
     return sum(1 for line in lines if S3_REQUEST.search(line))
-
-
-def _answers(endpoint: str) -> bool:
-    try:
-        with urllib.request.urlopen(endpoint, timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 def cpu_seconds(pid: int) -> float:
@@ -166,7 +130,7 @@ def poisson_arrivals(rate: float, seconds: float, seed: int = 20261201) -> list[
 def run(
     count: int, workers: int, *flags: str, arrivals: list[float] | None = None
 ) -> dict[str, float]:
-    with s3_server() as (endpoint, log):
+    with moto_server_process() as (endpoint, log):
         result = run_on(endpoint, count, workers, *flags, arrivals=arrivals)
         result["s3_requests"] = s3_requests(log)
         return result

@@ -19,10 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder  # noqa: E402
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder
 
 NBMOD = str(Path(sys.executable).parent / "nbmod")
 

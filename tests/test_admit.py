@@ -13,8 +13,8 @@ from nbmodernizer.spec import ModernizationSpec, load_spec_file
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
-from tests.notebooks import kaggle_folder, nbformat3
-from tests.s3server import S3Bucket, closed_port_url, s3_bucket_fixture, use_endpoint  # noqa: F401
+from testing.notebooks import kaggle_folder, nbformat3
+from testing.s3server import S3Bucket, closed_port_url, s3_bucket_fixture, use_endpoint  # noqa: F401
 
 
 @pytest.fixture

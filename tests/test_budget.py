@@ -12,8 +12,8 @@ from nbmodernizer.diagnose import diagnose
 from nbmodernizer.fixers.base import FixAttempt, FixRequest
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, EnvironmentKind, FixType, Issue
-from tests.factories import ran, scored
-from tests.notebooks import notebook
+from testing.factories import ran, scored
+from testing.notebooks import notebook
 
 
 @pytest.fixture

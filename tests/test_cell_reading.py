@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from nbmodernizer.cli import main
-from tests.notebooks import kaggle_folder
+from testing.notebooks import kaggle_folder
 
 pytestmark = pytest.mark.kernel
 
@@ -80,7 +80,7 @@ def _streams(cell: Any) -> list[tuple[str, str]]:
 def test_print_continuations_run_identically_after_nbmod_fix(tmp_path: Path) -> None:
     """Real code (issue #19): a continuation line that starts with `%` was read as a line
     magic, and python2.print-statement turned the call into `print(("...` (never closed)."""
-    from tests.notebooks import notebook, write_notebook
+    from testing.notebooks import notebook, write_notebook
 
     prints = (
         "import numpy as np\n"

@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from nbmodernizer.cluster.jobs import parse_runner_defaults
-from tests.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
-from tests.schemas import KUBERNETES_VERSION, kubernetes_validate, validate
+from testing.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
+from testing.schemas import KUBERNETES_VERSION, kubernetes_validate, validate
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CHART = REPO_ROOT / "charts" / "nbmodernizer"

@@ -14,7 +14,7 @@ import pytest
 from sklearn.metrics import accuracy_score
 
 from nbmodernizer.cli import main
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder, nbformat3
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder, nbformat3
 
 pytestmark = pytest.mark.kernel
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

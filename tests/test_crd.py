@@ -30,8 +30,8 @@ from nbmodernizer.spec import (
 )
 from nbmodernizer.status import ModernizationStatus, Phase
 from nbmodernizer.summary import build_status
-from tests.factories import fix_record, ran, scored
-from tests.schemas import validate
+from testing.factories import fix_record, ran, scored
+from testing.schemas import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 CRD_FILE = ROOT / "crds" / "notebookmodernizations.yaml"

@@ -20,11 +20,12 @@ LINKED = [
 ]
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 _FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")  # `np.cast[t](a)` is code, not a link
 _NAMED = re.compile(r"`((?:nbmodernizer|tests)/[\w/.]*)`")
 
 
 def links(markdown: Path) -> list[str]:
-    text = _FENCE.sub("", markdown.read_text(encoding="utf-8"))
+    text = _CODE_SPAN.sub("", _FENCE.sub("", markdown.read_text(encoding="utf-8")))
     return [target for target in _LINK.findall(text) if "://" not in target]
 
 

@@ -26,8 +26,8 @@ from nbmodernizer.status import CostSummary, FixType, Issue, Outcome
 from nbmodernizer.store import RevisionExistsError
 from nbmodernizer.store.layout import NOTEBOOK, OVERSIZE_MARKER, Oversized
 from nbmodernizer.store.revisions import LocalStore, read_submission
-from tests.factories import ran
-from tests.notebooks import notebook
+from testing.factories import ran
+from testing.notebooks import notebook
 
 SPEC = ModernizationSpec.model_validate(
     {"notebook": "n.ipynb", "score": {"metric": "accuracy", "target": 1.0, "answers": "a.csv"}}

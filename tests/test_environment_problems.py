@@ -21,9 +21,9 @@ from nbmodernizer.status import (
     InputFile,
     Issue,
 )
-from tests.factories import scored
-from tests.llm_server import scripted_llm
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
+from testing.factories import scored
+from testing.llm_server import scripted_llm
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder
 
 INPUTS = [InputFile(path="train.csv", size_bytes=10), InputFile(path="test.csv", size_bytes=10)]
 

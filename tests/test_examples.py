@@ -13,8 +13,8 @@ import yaml
 
 from nbmodernizer.cli import main
 from nbmodernizer.fixers.llm.prices import DEFAULT_PRICES
-from tests.llm_server import Answer, Failure, Stall, fix_reply, scripted_llm
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
+from testing.llm_server import Answer, Failure, Stall, fix_reply, scripted_llm
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder
 
 pytestmark = pytest.mark.kernel
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

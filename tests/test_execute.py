@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 
 from nbmodernizer.execute import _Run, execute_notebook, prepare_run_folder
 from nbmodernizer.status import ExecutionStatus
-from tests.notebooks import notebook
+from testing.notebooks import notebook
 
 pytestmark = pytest.mark.kernel
 

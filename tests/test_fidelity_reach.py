@@ -8,7 +8,7 @@ import pytest
 from nbmodernizer.fidelity import BLOCKING, assess
 from nbmodernizer.fidelity.reach import reach_flags
 from nbmodernizer.notebook import code_cells
-from tests.notebooks import PREDICT, READ, WRITE, notebook
+from testing.notebooks import PREDICT, READ, WRITE, notebook
 
 BASE = (READ, PREDICT, WRITE)
 

@@ -1,5 +1,5 @@
 """A fleet through `nbmod modernize` with a shared local fix memory: four drifts no rule
-covers, twenty notebooks, one LLM fix per drift (tests/memory_fleet.py)."""
+covers, twenty notebooks, one LLM fix per drift (testing/memory_fleet.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from nbmodernizer.cli import main
 from nbmodernizer.fixers.memory import FixMemory
 from nbmodernizer.fleet import render_summary, summarize
-from tests.llm_server import Responder, scripted_llm
-from tests.memory_fleet import DRIFTS, FIX_USD, answer, make_fleet, reports
+from testing.llm_server import Responder, scripted_llm
+from testing.memory_fleet import DRIFTS, FIX_USD, answer, make_fleet, reports
 
 pytestmark = pytest.mark.kernel
 

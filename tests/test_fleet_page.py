@@ -7,7 +7,7 @@ from typing import Any
 
 from nbmodernizer.fleet_page import render_fleet
 from nbmodernizer.report import page
-from tests.browser import Elements, blank, dump_dom, screenshot
+from testing.browser import Elements, blank, dump_dom, screenshot
 
 NAMESPACE = "team-a"
 

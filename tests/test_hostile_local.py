@@ -19,9 +19,9 @@ from nbmodernizer.notebook import serialise
 from nbmodernizer.runner import runner_environment
 from nbmodernizer.spec import parse_modernization
 from nbmodernizer.store.revisions import LocalStore
-from tests import hostile
-from tests.notebooks import PREDICT, READ, WRITE, notebook
-from tests.s3server import S3Bucket, signing_s3_bucket_fixture  # noqa: F401
+from testing import hostile
+from testing.notebooks import PREDICT, READ, WRITE, notebook
+from testing.s3server import S3Bucket, signing_s3_bucket_fixture  # noqa: F401
 
 pytestmark = pytest.mark.kernel
 
@@ -152,7 +152,7 @@ def test_nbmod_modernize_hides_its_environment_from_the_kernel(tmp_path: Path) -
     """The local driver keeps its keys (it needs the LLM's and S3's), but the kernel's
     environment is the allowlist; its parent's /proc environ is hidden only where the kernel
     lacks CAP_SYS_PTRACE (not as root: docs/security.md)."""
-    from tests.notebooks import kaggle_folder
+    from testing.notebooks import kaggle_folder
 
     spec = kaggle_folder(tmp_path / "case", *hostile.sources(READ, PREDICT, WRITE))
     command = [sys.executable, "-m", "nbmodernizer.cli", "modernize", str(spec),

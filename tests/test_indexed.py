@@ -34,8 +34,8 @@ from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ExecutionStatus
 from nbmodernizer.store import layout
 from nbmodernizer.store.revisions import LocalStore
-from tests.factories import ran
-from tests.notebooks import notebook
+from testing.factories import ran
+from testing.notebooks import notebook
 from tests.test_engine import ANSWERS, GOOD
 
 BAD = b"id,y\n1,0\n2,1\n"  # accuracy 0

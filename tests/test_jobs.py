@@ -19,7 +19,7 @@ from nbmodernizer.cluster.jobs import (
     revision_prefix,
 )
 from nbmodernizer.spec import SpecError, parse_modernization
-from tests.schemas import kubernetes_validate, validate
+from testing.schemas import kubernetes_validate, validate
 
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from nbmodernizer.cluster.jobs import parse_runner_defaults
-from tests.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
+from testing.k8s.fixtures import kube_tools  # noqa: F401  (a pytest fixture)
 from tests.test_chart import CHART, container, env_of, one, render, validate_all
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

@@ -16,9 +16,9 @@ from nbmodernizer.fixers.llm.reply import ReplyError, parse_reply
 from nbmodernizer.fixers.registry import build_chain
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, Diagnosis, FixType, InputFile, Issue, Outcome
-from tests.factories import ran, scored
-from tests.llm_server import Accepts, Answer, Failure, Stall, fix_reply, scripted_llm
-from tests.notebooks import notebook
+from testing.factories import ran, scored
+from testing.llm_server import Accepts, Answer, Failure, Stall, fix_reply, scripted_llm
+from testing.notebooks import notebook
 
 CELLS = (
     "import numpy as np\nimport pandas as pd",  # cell 1

@@ -19,7 +19,7 @@ from nbmodernizer.loop import (
 from nbmodernizer.spec import Metric, ScoreSpec
 from nbmodernizer.status import ExecutionStatus, FixType, Issue, Outcome, Phase
 from nbmodernizer.summary import build_status
-from tests.factories import fix_record, ran, scored
+from testing.factories import fix_record, ran, scored
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from nbmodernizer.status import (
 )
 from nbmodernizer.store.layout import EXECUTED, NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
-from tests.notebooks import notebook
+from testing.notebooks import notebook
 
 MISSING = "module 'legacy_lib' has no attribute 'old_call'"
 SPEC = ModernizationSpec(

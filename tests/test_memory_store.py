@@ -24,7 +24,7 @@ from nbmodernizer.fixers.memory.location import default_location, open_memory, r
 from nbmodernizer.fixers.memory.pattern import Pattern
 from nbmodernizer.fixers.memory.signature import Signature
 from nbmodernizer.fixers.rules.context import RuleContext
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 
 SIGNATURE = Signature("Error", "AttributeError", "module <str> has no attribute <str>")
 OLD_CALL = Pattern(

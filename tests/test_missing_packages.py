@@ -15,7 +15,7 @@ from nbmodernizer.fixers.rules.libraries.python2.modules import RENAMED_MODULES
 from nbmodernizer.known_packages import DATA_FILE, distribution_providing, parse
 from nbmodernizer.loop import Executed, Finish, NotFixed, RequestFix, start, step
 from nbmodernizer.status import EnvironmentKind, ExecutionResult
-from tests.factories import scored
+from testing.factories import scored
 from tests.test_environment_problems import failed, stops_at_once_without_llm
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 
 from nbmodernizer.notebook import CodeCell, cell_sources, code_cells, copy_notebook, serialise
-from tests.notebooks import new_markdown_cell, new_notebook, new_raw_cell, notebook
+from testing.notebooks import new_markdown_cell, new_notebook, new_raw_cell, notebook
 
 # A notebook as a real one was found (issue #19): a code cell whose source is null, which
 # nbformat reads (it only logs that the notebook is invalid) but does not turn into text.

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from nbmodernizer import metrics
-from tests.prometheus import (
+from testing.prometheus import (
     RULES,
     dashboard,
     panel_queries,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from nbmodernizer.cli import main
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder
 
 pytestmark = pytest.mark.kernel
 

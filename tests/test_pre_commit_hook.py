@@ -14,8 +14,8 @@ import nbformat
 import pytest
 import yaml
 
-from tests.notebooks import notebook, write_notebook
-from tests.tools import missing_tool
+from testing.notebooks import notebook, write_notebook
+from testing.tools import missing_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 

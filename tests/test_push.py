@@ -9,8 +9,8 @@ import yaml
 
 from nbmodernizer.cli import main
 from nbmodernizer.spec import parse_modernization
-from tests.notebooks import kaggle_folder
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from testing.notebooks import kaggle_folder
+from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 
 
 def test_push_uploads_and_rewrites_the_spec(

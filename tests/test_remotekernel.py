@@ -16,7 +16,7 @@ import pytest
 from nbmodernizer.execute import RunFolder, execute_notebook
 from nbmodernizer.remotekernel import finish
 from nbmodernizer.status import ExecutionStatus
-from tests.notebooks import notebook
+from testing.notebooks import notebook
 
 pytestmark = pytest.mark.kernel
 

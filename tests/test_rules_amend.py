@@ -23,8 +23,8 @@ from nbmodernizer.revision import RunOutput
 from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleOccurrence, RuleUse
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
-from tests.factories import ran
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder, notebook
+from testing.factories import ran
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder, notebook
 from tests.test_cell_reading import modernize
 from tests.test_engine import ANSWERS, SPEC
 from tests.test_rules_fixer import request

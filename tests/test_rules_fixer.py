@@ -10,8 +10,8 @@ from nbmodernizer.fixers.rules import RulesFixer, all_rules
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import Diagnosis, EnvironmentKind, FixType, Issue, Outcome
-from tests.factories import ran, scored
-from tests.notebooks import notebook
+from testing.factories import ran, scored
+from testing.notebooks import notebook
 
 SPEC = ModernizationSpec.model_validate(
     {"notebook": "n.ipynb", "score": {"metric": "accuracy", "target": 1.0, "answers": "a.csv"}}

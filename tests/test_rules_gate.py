@@ -21,7 +21,7 @@ from nbmodernizer.scan.finding import Scanner
 from nbmodernizer.scan.sources import read
 from nbmodernizer.scan.summary import render, summarize
 from nbmodernizer.status import FixRecord, FixType, Issue
-from tests.notebooks import notebook, write_notebook
+from testing.notebooks import notebook, write_notebook
 from tests.test_rules_fixer import request
 
 CONTEXT = RuleContext()

@@ -26,8 +26,8 @@ from nbmodernizer.status import ModernizationStatus
 from nbmodernizer.store import RevisionExistsError
 from nbmodernizer.store.layout import FINAL_NOTEBOOK, REPORT_HTML, REPORT_JSON
 from nbmodernizer.store.revisions import LocalStore, S3Store
-from tests.notebooks import PREDICT, READ, WRITE, kaggle_folder
-from tests.s3server import (
+from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder
+from testing.s3server import (
     S3Bucket,
     s3_bucket_fixture,  # noqa: F401
 )

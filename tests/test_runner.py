@@ -14,8 +14,8 @@ import pytest
 from nbmodernizer.notebook import serialise
 from nbmodernizer.runner import parse_revision
 from nbmodernizer.store.revisions import S3Store
-from tests.notebooks import PREDICT, READ, WRITE, notebook
-from tests.s3server import S3Bucket, s3_bucket_fixture, signing_s3_bucket_fixture  # noqa: F401
+from testing.notebooks import PREDICT, READ, WRITE, notebook
+from testing.s3server import S3Bucket, s3_bucket_fixture, signing_s3_bucket_fixture  # noqa: F401
 
 pytestmark = pytest.mark.kernel
 

@@ -14,7 +14,7 @@ from nbmodernizer.cli import main
 from nbmodernizer.fixers.rules import all_libraries, all_rules
 from nbmodernizer.scan.finding import Scanner, places, probed, probes_run, select
 from nbmodernizer.scan.sources import read
-from tests.notebooks import new_code_cell, notebook, write_notebook
+from testing.notebooks import new_code_cell, notebook, write_notebook
 
 LEGACY = (
     "import numpy as np\nimport pandas as pd\n",

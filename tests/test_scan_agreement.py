@@ -17,7 +17,7 @@ from nbmodernizer.fixers.rules import RulesFixer, all_libraries, all_rules
 from nbmodernizer.fixers.rules.model import Example, Rule
 from nbmodernizer.scan.finding import Scanner
 from nbmodernizer.scan.sources import SourceFile, read
-from tests.notebooks import notebook, write_notebook
+from testing.notebooks import notebook, write_notebook
 from tests.test_rules_fixer import request as fix_request
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -9,7 +9,7 @@ import yaml
 
 from nbmodernizer.cli import main
 from nbmodernizer.spec import parse_modernization
-from tests.notebooks import notebook, write_notebook
+from testing.notebooks import notebook, write_notebook
 
 
 def test_fleet_make_scan_labels_the_triage(

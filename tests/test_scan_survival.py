@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from nbmodernizer.cli import main
-from tests.notebooks import notebook, write_notebook
+from testing.notebooks import notebook, write_notebook
 
 LEGACY = "import numpy as np\nvalues = np.zeros(3, dtype=np.float)\n"
 FIXED = "import numpy as np\nvalues = np.zeros(3, dtype=float)\n"

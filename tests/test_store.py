@@ -12,7 +12,7 @@ import pytest
 from nbmodernizer.store import RevisionExistsError, StoreError
 from nbmodernizer.store.layout import NOTEBOOK, RESULT
 from nbmodernizer.store.revisions import LocalStore, RevisionStore, S3Store, open_store
-from tests.s3server import (
+from testing.s3server import (
     S3Bucket,
     closed_port_url,
     s3_bucket_fixture,  # noqa: F401

@@ -12,9 +12,9 @@ from nbmodernizer.revision import RunOutput
 from nbmodernizer.store.cache import CachedStore, ObjectCache
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import S3Store
-from tests.factories import ran
-from tests.notebooks import notebook
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from testing.factories import ran
+from testing.notebooks import notebook
+from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 from tests.test_engine import ANSWERS, SPEC, ChangeOneCell
 
 

@@ -22,14 +22,14 @@ from nbmodernizer.store.grants import (
     parse_grants,
 )
 from nbmodernizer.store.s3 import signing_client
-from tests.s3server import S3Bucket, signing_s3_bucket_fixture  # noqa: F401
+from testing.s3server import S3Bucket, signing_s3_bucket_fixture  # noqa: F401
 
 FOLDER = "runs/ns/tiny/revisions/0002/"
 
 
 @pytest.fixture(name="s3_bucket")
 def checked_bucket(signing_s3_bucket: S3Bucket) -> S3Bucket:
-    """Every test here talks to moto behind the signature check (tests/s3signatures.py), as
+    """Every test here talks to moto behind the signature check (testing/s3signatures.py), as
     runner pods talk to AWS S3, MinIO or Ceph: a changed or expired URL is refused there."""
     return signing_s3_bucket
 

@@ -25,8 +25,8 @@ from nbmodernizer.revision import RunOutput
 from nbmodernizer.status import FixRecord
 from nbmodernizer.store import layout
 from nbmodernizer.store.revisions import LocalStore, read_spec, write_spec
-from tests.factories import ran
-from tests.notebooks import notebook
+from testing.factories import ran
+from testing.notebooks import notebook
 from tests.test_engine import ANSWERS, GOOD, SPEC, ChangeOneCell
 
 

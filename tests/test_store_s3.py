@@ -17,7 +17,7 @@ from nbmodernizer.store.s3 import (
     read_s3,
     read_s3_at_most,
 )
-from tests.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
+from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 
 BINARY = b"\x00\xff\xfe\x80 not utf-8 \xc3\x28"
 

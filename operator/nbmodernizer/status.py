@@ -62,6 +62,7 @@ class ExecutionStatus(StrEnum):
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+_CELL_FRAME = re.compile(r"Cell In\[(\d+)\], line (\d+)")
 _ARROW_LINE = re.compile(r"^-+> ?(\d+)", re.MULTILINE)
 
 
@@ -77,6 +78,14 @@ class CellError(CamelModel):
         text = _ANSI.sub("", "\n".join(self.traceback))
         found = _CELL_LINE.search(text) or _ARROW_LINE.search(text)
         return int(found.group(1)) if found else None
+
+    def raising_frame(self) -> tuple[int, int] | None:
+        """The innermost notebook frame of the traceback (`Cell In[n], line L`, the last one):
+        the execution count `n` of the cell the raising code is in (a function may be defined
+        in another cell than the one that called it) and its line `L` (1-based)."""
+        text = _ANSI.sub("", "\n".join(self.traceback))
+        frames = _CELL_FRAME.findall(text)
+        return (int(frames[-1][0]), int(frames[-1][1])) if frames else None
 
 
 class InputFile(CamelModel):

@@ -1,1 +1,1 @@
-"""A Kubernetes test harness without a cluster: KMock's emulator, a fake kubelet, kubectl."""
+"""The end-to-end tests of the operator and of the Kubernetes harness (testing/k8s/)."""

@@ -1,6 +1,6 @@
 """Register the Kubernetes harness's fixtures for the tests under tests/k8s/."""
 
-from tests.k8s.fixtures import (  # noqa: F401
+from testing.k8s.fixtures import (  # noqa: F401
     k8s_api,
     k8s_emulator,
     k8s_server,
@@ -9,7 +9,7 @@ from tests.k8s.fixtures import (  # noqa: F401
     kubectl,
     kubelet,
 )
-from tests.k8s.product import (  # noqa: F401
+from testing.k8s.product import (  # noqa: F401
     nbmod_operator,
     product_s3_bucket,
     runner_kubelet,

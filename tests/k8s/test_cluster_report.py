@@ -19,15 +19,15 @@ import pytest
 import yaml
 
 from nbmodernizer.cli import main
-from tests.browser import Elements, blank, dump_dom, screenshot
-from tests.k8s.client import K8sApi
-from tests.k8s.kopf_process import isolated_env
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import OperatorStarter, push_case, status_of, wait_finished
-from tests.k8s.resources import NBMS
-from tests.notebooks import PREDICT, READ, WRITE
-from tests.s3server import S3Bucket
-from tests.tools import REQUIRE_TOOLS
+from testing.browser import Elements, blank, dump_dom, screenshot
+from testing.k8s.client import K8sApi
+from testing.k8s.kopf_process import isolated_env
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import OperatorStarter, push_case, status_of, wait_finished
+from testing.k8s.resources import NBMS
+from testing.notebooks import PREDICT, READ, WRITE
+from testing.s3server import S3Bucket
+from testing.tools import REQUIRE_TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = "kubectl-nbm"

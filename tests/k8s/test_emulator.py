@@ -11,10 +11,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.fixtures import Kubectl, OperatorFactory
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.resources import JOBS, NBM_KIND, NBMS
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.fixtures import Kubectl, OperatorFactory
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.resources import JOBS, NBM_KIND, NBMS
 
 OWNER_LABEL = "toy.nbmodernizer.dev/owner"
 

@@ -4,7 +4,7 @@ Each test does the same thing to a plain ``kmock.KubernetesEmulator`` (with the 
 resources declared) and to our :class:`ClusterEmulator`, asserting what plain KMock does
 that a kopf operator, kubectl or the kubernetes client cannot live with, and that ours
 behaves like the apiserver. When a KMock upgrade makes a "plain" assertion fail, the
-corresponding extension (E-number, see tests/k8s/emulator.py) may be obsolete.
+corresponding extension (E-number, see testing/k8s/emulator.py) may be obsolete.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import kmock
 import pytest
 from kmock._internal import apps
 
-from tests.k8s.client import ApiError, K8sApi
-from tests.k8s.emulator import ORIGINAL_PARSE_PATH, EmulatorServer, parse_path
-from tests.k8s.resources import (
+from testing.k8s.client import ApiError, K8sApi
+from testing.k8s.emulator import ORIGINAL_PARSE_PATH, EmulatorServer, parse_path
+from testing.k8s.resources import (
     BUILTIN_RESOURCES,
     CRDS,
     EVENTS,

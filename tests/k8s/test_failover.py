@@ -11,12 +11,12 @@ from kubernetes import client, config
 
 from nbmodernizer.cluster.kube import Kube
 from nbmodernizer.cluster.leader import LeaderElection, LeaseTiming
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import OperatorStarter, push_case, status_of, wait_finished
-from tests.k8s.resources import JOBS, LEASES, NBMS
-from tests.notebooks import READ, WRITE
-from tests.s3server import S3Bucket
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import OperatorStarter, push_case, status_of, wait_finished
+from testing.k8s.resources import JOBS, LEASES, NBMS
+from testing.notebooks import READ, WRITE
+from testing.s3server import S3Bucket
 
 LEASE_SECONDS = 6.0
 

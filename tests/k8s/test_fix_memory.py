@@ -1,5 +1,5 @@
 """The fix memory on a cluster: the real operator process against the emulator, Jobs run by
-the test kubelet, S3 on moto's server, the fleet of tests/memory_fleet.py, and an
+the test kubelet, S3 on moto's server, the fleet of testing/memory_fleet.py, and an
 OpenAI-compatible server that fixes whatever it is shown. The first notebook of each drift
 pays the LLM; the memory (under the operator's S3 prefix) fixes the other sixteen."""
 
@@ -15,13 +15,13 @@ import pytest
 
 from nbmodernizer.fixers.memory import FixMemory
 from nbmodernizer.push import push
-from tests.k8s.client import K8sApi
-from tests.k8s.kopf_process import isolated_env
-from tests.k8s.product import OperatorStarter, status_of, wait_finished
-from tests.k8s.resources import NBMS
-from tests.llm_server import Responder, scripted_llm
-from tests.memory_fleet import DRIFTS, FIX_USD, answer, make_fleet
-from tests.s3server import S3Bucket
+from testing.k8s.client import K8sApi
+from testing.k8s.kopf_process import isolated_env
+from testing.k8s.product import OperatorStarter, status_of, wait_finished
+from testing.k8s.resources import NBMS
+from testing.llm_server import Responder, scripted_llm
+from testing.memory_fleet import DRIFTS, FIX_USD, answer, make_fleet
+from testing.s3server import S3Bucket
 
 pytestmark = pytest.mark.kernel
 

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from typing import Any
 
-from tests.k8s.client import K8sApi
-from tests.k8s.kopf_process import isolated_env
-from tests.k8s.resources import NBMS
+from testing.k8s.client import K8sApi
+from testing.k8s.kopf_process import isolated_env
+from testing.k8s.resources import NBMS
 
 
 def test_summary_of_a_namespace(k8s_api: K8sApi) -> None:

@@ -4,7 +4,7 @@ volumes: the pod split, fetch / kernel / executor) and S3 on moto's server. Each
 blocked, the modernization ends with a correct outcome and a clear reason, revision 0 stays
 byte-identical and the operator keeps running.
 
-The store is moto behind the tests' signature check (tests/s3signatures.py), as AWS S3, MinIO
+The store is moto behind the tests' signature check (testing/s3signatures.py), as AWS S3, MinIO
 and Ceph check SigV4: a pre-signed URL whose key or method is changed, or a request with no
 signature at all, is refused (403). The attacks use what a notebook holds: no credential, and
 no grant (its container has none; the attacks that would use one report "NO GRANT"). With a
@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests import hostile
-from tests.k8s.client import K8sApi
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import S3_SECRET, OperatorStarter, push_case, status_of, wait_finished
-from tests.k8s.resources import JOBS, NBMS, SECRETS
-from tests.notebooks import PREDICT, READ, WRITE
-from tests.s3server import S3Bucket
+from testing import hostile
+from testing.k8s.client import K8sApi
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import S3_SECRET, OperatorStarter, push_case, status_of, wait_finished
+from testing.k8s.resources import JOBS, NBMS, SECRETS
+from testing.notebooks import PREDICT, READ, WRITE
+from testing.s3server import S3Bucket
 
 pytestmark = pytest.mark.kernel
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.emulator import EmulatorServer
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import (
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import (
     OperatorStarter,
     pod_base_env,
     pod_shim,
@@ -21,9 +21,9 @@ from tests.k8s.product import (
     status_of,
     wait_finished,
 )
-from tests.k8s.resources import JOBS, NBMS
-from tests.notebooks import PREDICT, READ, WRITE
-from tests.s3server import S3Bucket
+from testing.k8s.resources import JOBS, NBMS
+from testing.notebooks import PREDICT, READ, WRITE
+from testing.s3server import S3Bucket
 
 pytestmark = pytest.mark.kernel
 SLOW = "import time\ntime.sleep(4)"

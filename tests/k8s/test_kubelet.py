@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.emulator import EmulatorServer
-from tests.k8s.kopf_process import isolated_env
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kopf_process import isolated_env
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.resources import CONFIGMAPS, JOBS, PODS, SECRETS
 
 
 def job(

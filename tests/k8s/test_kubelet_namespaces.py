@@ -1,5 +1,5 @@
 """The test kubelet's containers are isolated as a runtime isolates them: each in its own PID
-and mount namespaces (tests/k8s/namespaces.py), seeing only its own processes and, of the
+and mount namespaces (testing/k8s/namespaces.py), seeing only its own processes and, of the
 pods' volumes, only those it mounts; killing one kills everything it started."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from pathlib import Path
 import psutil  # type: ignore[import-untyped]  # ipykernel depends on it; no stubs installed
 import pytest
 
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.emulator import EmulatorServer
-from tests.k8s.kopf_process import isolated_env
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.namespaces import NamespacesUnavailableError, namespace_tools
-from tests.k8s.resources import JOBS, SECRETS
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.emulator import EmulatorServer
+from testing.k8s.kopf_process import isolated_env
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.namespaces import NamespacesUnavailableError, namespace_tools
+from testing.k8s.resources import JOBS, SECRETS
 from tests.k8s.test_kubelet import conditions, finished, job
 
 

@@ -12,16 +12,16 @@ import pytest
 import yaml
 
 from nbmodernizer.cli import main
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.fixtures import Kubectl
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import (
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.fixtures import Kubectl
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import (
     OperatorStarter,
     status_of,
     wait_finished,
 )
-from tests.k8s.resources import JOBS
-from tests.s3server import S3Bucket
+from testing.k8s.resources import JOBS
+from testing.s3server import S3Bucket
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 pytestmark = pytest.mark.kernel

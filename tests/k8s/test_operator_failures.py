@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.k8s.client import K8sApi, wait_until
-from tests.k8s.kubelet import Kubelet
-from tests.k8s.product import OperatorStarter, free_port, push_case, status_of, wait_finished
-from tests.k8s.resources import JOBS, NBMS
-from tests.llm_server import Answer, Failure, fix_reply, scripted_llm
-from tests.notebooks import PREDICT, READ, WRITE
-from tests.s3server import S3Bucket, closed_port_url
+from testing.k8s.client import K8sApi, wait_until
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import OperatorStarter, free_port, push_case, status_of, wait_finished
+from testing.k8s.resources import JOBS, NBMS
+from testing.llm_server import Answer, Failure, fix_reply, scripted_llm
+from testing.notebooks import PREDICT, READ, WRITE
+from testing.s3server import S3Bucket, closed_port_url
 
 pytestmark = pytest.mark.kernel
 SLOW = "import time\ntime.sleep(4)"

@@ -29,7 +29,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
-from tests.rules_toolkit.helpers import context, on_calls
+from testing.rules_toolkit import context, on_calls
 
 
 def call(text: str) -> cst.Call:

@@ -20,7 +20,7 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     naming,
 )
 from nbmodernizer.fixers.rules.toolkit.nodes import expression
-from tests.rules_toolkit.helpers import context
+from testing.rules_toolkit import context
 
 
 def inserted(source: str, *requests: Import) -> str:

@@ -17,3 +17,6 @@ class RuleContext:
     # the names the notebook binds only to DataFrames / Series (`toolkit.bindings`); None: not
     # read from the notebook, a rule reads the cell it rewrites
     frames: frozenset[str] | None = None
+    # the lines (1-based) of the cell being rewritten that raised the errors its reactive
+    # rules answer (the innermost notebook frame); empty for proactive rewrites and `scan`
+    raising_lines: frozenset[int] = frozenset()

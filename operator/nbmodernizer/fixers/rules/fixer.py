@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from nbmodernizer import cells
@@ -26,6 +26,8 @@ KIND_ORDER = (Kind.PYTHON2, Kind.ENVIRONMENT, Kind.API, Kind.SILENT)
 class Activation:
     everywhere: tuple[Rule, ...]  # proactive: the installed library lacks the legacy API
     in_cells: dict[int, tuple[Rule, ...]]  # reactive: a cell's error matches the rule's symptom
+    # cell -> its lines that raised (innermost notebook frames): what line-bound rules rewrite
+    raising_lines: dict[int, frozenset[int]] = field(default_factory=dict)
 
 
 # Rules that restore a legacy *default* (n_estimators=10, solver='liblinear', ...): the code
@@ -94,15 +96,25 @@ def activate(
         rules = [rule for rule in rules if rule.kind is Kind.ENVIRONMENT]
     everywhere = proactive(rules, imported, modules, calibrating=calibrating)
     in_cells: dict[int, tuple[Rule, ...]] = {}
+    raising: dict[int, frozenset[int]] = {}
+    counts = {cell.get("execution_count"): n for n, cell in enumerate(request.executed.cells)}
     for error in request.execution.cell_errors:
         matching = tuple(
             rule
             for rule in rules
             if rule not in everywhere and rule.matches_error(error.ename, error.evalue)
         )
-        if matching:
-            in_cells[error.cell_index] = in_cells.get(error.cell_index, ()) + matching
-    return Activation(everywhere, in_cells)
+        if not matching:
+            continue
+        # the cell that ran, and the cell whose code raised (where a function it called is)
+        frame = error.raising_frame()
+        cells_hit = {error.cell_index}
+        if frame is not None and frame[0] in counts:
+            cells_hit.add(counts[frame[0]])
+            raising[counts[frame[0]]] = raising.get(counts[frame[0]], frozenset()) | {frame[1]}
+        for index in sorted(cells_hit):
+            in_cells[index] = in_cells.get(index, ()) + matching
+    return Activation(everywhere, in_cells, raising)
 
 
 # Told of each rule that changed a cell: the rule, the source before it, the source after it.
@@ -281,6 +293,7 @@ class RulesFixer:
                 continue
             rules = activation.everywhere + activation.in_cells.get(index, ())
             rules = tuple(rule for rule in rules if rule.id not in banned.get(index, ()))
+            lines = activation.raising_lines.get(index, frozenset())
             recorder = Recorder()
 
             def refuse(rule: Rule, _reason: str, index: int = index) -> None:
@@ -288,7 +301,11 @@ class RulesFixer:
 
             try:
                 source, used = rewrite_cell(
-                    code_cell.source, rules, context, recorder, on_refuse=refuse
+                    code_cell.source,
+                    rules,
+                    replace(context, raising_lines=lines),
+                    recorder,
+                    on_refuse=refuse,
                 )
             except (CellTooDeepError, RecursionError):
                 skipped.append(f"cell {index} skipped: {cells.TOO_DEEP}")

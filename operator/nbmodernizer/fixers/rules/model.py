@@ -48,6 +48,9 @@ class Example:
     # files to create under a Kaggle-style root before running (`input/train.csv`: ...);
     # snippets run in `working/` and the rule's context has `input_dir` = `input/`
     files: dict[str, str] = field(default_factory=dict)
+    # the lines of `before` that raised, for a rule that rewrites only those (the context's
+    # `raising_lines`)
+    raising_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -81,9 +81,12 @@ def run_snippet(source: str, check: str) -> SnippetRun:
     return SnippetRun(error=None, check=bool(eval(check, namespace)))
 
 
-def context_for(source: str, root: Path) -> RuleContext:
+def context_for(source: str, root: Path, raising_lines: tuple[int, ...] = ()) -> RuleContext:
     return RuleContext(
-        aliases=cells.imports([source]), gpu_available=False, input_dir=root / "input"
+        aliases=cells.imports([source]),
+        gpu_available=False,
+        input_dir=root / "input",
+        raising_lines=frozenset(raising_lines),
     )
 
 
@@ -100,8 +103,9 @@ def prove(rule: Rule, example: Example) -> Proof:
     with _sandbox(example.files) as root:
         before = run_snippet(example.before, example.check)
     with _sandbox(example.files) as root:
-        rewritten = rule.rewrite(example.before, context_for(example.before, root))
-        again = rule.rewrite(rewritten, context_for(rewritten, root))
+        lines = example.raising_lines
+        rewritten = rule.rewrite(example.before, context_for(example.before, root, lines))
+        again = rule.rewrite(rewritten, context_for(rewritten, root, lines))
         after = run_snippet(rewritten, example.check)
     return Proof(before, rewritten, after, rule.gone() if rule.gone is not None else None, again)
 

@@ -1,5 +1,7 @@
 """NumPy removals whose successor is spelled as another call: `asscalar`, `in1d`, `msort`,
-`asfarray`, and the ndarray methods `tostring`, `ptp`, `itemset`, `newbyteorder`."""
+`asfarray`, `cast`, `nbytes`, `fastCopyAndTranspose`, `find_common_type`, `recfromcsv`,
+`recfromtxt`, `disp`, `source`, and the ndarray methods `tostring`, `ptp`, `itemset`,
+`newbyteorder`."""
 
 from __future__ import annotations
 
@@ -16,7 +18,14 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, dotted_name, expression
+from nbmodernizer.fixers.rules.toolkit.nodes import (
+    atom,
+    code,
+    dotted_name,
+    expression,
+    qualified,
+    single_index,
+)
 from nbmodernizer.fixers.rules.toolkit.probes import lacks
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
@@ -64,7 +73,129 @@ def _asfarray(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | No
     )
 
 
-_FUNCTIONS = {"asscalar": _asscalar, "in1d": _in1d, "msort": _msort, "asfarray": _asfarray}
+def _fast_copy_and_transpose(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None:
+    """`np.fastCopyAndTranspose(a)` -> `np.asarray(a).T.copy()` (it took any array-like)."""
+    arguments = call_arguments(call)
+    if arguments is None or len(arguments[0]) != 1 or arguments[1]:
+        return None
+    numpy = rewriter.module_ref("numpy")
+    return expression(f"{numpy}.asarray({code(arguments[0][0].value)}).T.copy()")
+
+
+def _find_common_type(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None:
+    """`np.find_common_type(array_types, [])` -> `np.result_type(*array_types)`, as NumPy
+    1.25's deprecation note says; with scalar types (value-based promotion) it is left alone."""
+    arguments = call_arguments(call)
+    if arguments is None or len(arguments[0]) != 2 or arguments[1]:
+        return None
+    array_types, scalar_types = (arg.value for arg in arguments[0])
+    if not isinstance(scalar_types, cst.List | cst.Tuple) or scalar_types.elements:
+        return None
+    numpy = rewriter.module_ref("numpy")
+    if isinstance(array_types, cst.List | cst.Tuple):
+        if not array_types.elements or any(
+            not isinstance(e, cst.Element) for e in array_types.elements
+        ):
+            return None
+        types = ", ".join(code(element.value) for element in array_types.elements)
+    else:
+        types = f"*{code(array_types)}"
+    return expression(f"{numpy}.result_type({types})")
+
+
+# What `recfromcsv` / `recfromtxt` passed to `genfromtxt` unless told otherwise (NumPy 1.26's
+# `numpy/lib/npyio.py`); both then viewed the result as a record array.
+_RECFROM_DEFAULTS = {
+    "recfromcsv": (("delimiter", "','"), ("names", "True"), ("case_sensitive", "'lower'")),
+    "recfromtxt": (),
+}
+
+
+def _recfrom(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None:
+    """`np.recfromcsv(f, **kw)` -> `np.genfromtxt(f, **kw, delimiter=',', names=True,
+    case_sensitive='lower', dtype=None).view(np.recarray)` (`recfromtxt`: `dtype=None` only);
+    a call asking for a masked array (`usemask=`) is left alone."""
+    arguments = call_arguments(call)
+    name = qualified(call.func, rewriter.aliases)
+    if arguments is None or len(arguments[0]) != 1 or "usemask" in arguments[1] or name is None:
+        return None
+    numpy = rewriter.module_ref("numpy")
+    defaults = (*_RECFROM_DEFAULTS[name.rpartition(".")[2]], ("dtype", "None"))
+    extra = [new_arg(key, value) for key, value in defaults if key not in arguments[1]]
+    genfromtxt = call.with_changes(
+        func=expression(f"{numpy}.genfromtxt"), args=[*call.args, *extra]
+    )
+    return cst.Call(
+        func=cst.Attribute(value=genfromtxt, attr=cst.Name("view")),
+        args=[cst.Arg(expression(f"{numpy}.recarray"))],
+    )
+
+
+def _disp(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None:
+    """`np.disp(message)` -> `print(message)` (it wrote `str(message)` and a newline)."""
+    arguments = call_arguments(call)
+    if arguments is None or len(arguments[0]) != 1 or arguments[1]:
+        return None
+    return call.with_changes(func=cst.Name("print"))
+
+
+def _source(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None:
+    """`np.source(obj)` -> `print(inspect.getsource(obj))`: it printed the source (a bare
+    `inspect.getsource` returns it, shown only as a repr at a cell's end)."""
+    arguments = call_arguments(call)
+    if arguments is None or len(arguments[0]) != 1 or arguments[1]:
+        return None
+    inspect = rewriter.module_ref("inspect")
+    return expression(f"print({inspect}.getsource({code(arguments[0][0].value)}))")
+
+
+_FUNCTIONS = {
+    "asscalar": _asscalar,
+    "in1d": _in1d,
+    "msort": _msort,
+    "asfarray": _asfarray,
+    "fastCopyAndTranspose": _fast_copy_and_transpose,
+    "find_common_type": _find_common_type,
+    "recfromcsv": _recfrom,
+    "recfromtxt": _recfrom,
+    "disp": _disp,
+    "source": _source,
+}
+
+
+_REMOVED = "|".join([*_FUNCTIONS, "cast", "nbytes"])
+
+
+class _Tables(ImportingTransformer):
+    """The removed lookup tables: `np.cast[t](a)` -> `np.array(a, dtype=t)` (each entry was
+    `array(a, copy=False).astype(t)`: a new array) and `np.nbytes[t]` -> `np.dtype(t).itemsize`."""
+
+    def _table(self, node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+        """The key of `numpy.<name>[key]`, else None."""
+        if not isinstance(node, cst.Subscript) or qualified(node.value, self.aliases) != (
+            f"numpy.{name}"
+        ):
+            return None
+        return single_index(node)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        dtype = self._table(original_node.func, "cast")
+        arguments = call_arguments(updated_node)
+        if dtype is None or arguments is None or len(arguments[0]) != 1 or arguments[1]:
+            return updated_node
+        numpy = self.module_ref("numpy")
+        return updated_node.with_changes(
+            func=expression(f"{numpy}.array"), args=[*updated_node.args, new_arg("dtype", dtype)]
+        )
+
+    def leave_Subscript(
+        self, original_node: cst.Subscript, updated_node: cst.Subscript
+    ) -> cst.BaseExpression:
+        dtype = self._table(original_node, "nbytes")
+        if dtype is None:
+            return updated_node
+        numpy = self.module_ref("numpy")
+        return expression(f"{numpy}.dtype({code(dtype)}).itemsize")
 
 
 # --- ndarray methods ----------------------------------------------------------------------
@@ -156,16 +287,22 @@ RULES = (
         library="numpy",
         changed_in="2.0",
         summary="`np.asscalar(a)` -> `a.item()`, `np.in1d(a, b)` -> `np.isin(a, b).ravel()`, "
-        "`np.msort(a)` -> `np.sort(a, axis=0)`, `np.asfarray(a)` -> `np.asarray(a, dtype=float)`",
+        "`np.msort(a)` -> `np.sort(a, axis=0)`, `np.asfarray(a)` -> `np.asarray(a, dtype=float)`, "
+        "`np.cast[t](a)` -> `np.array(a, dtype=t)`, `np.nbytes[t]` -> `np.dtype(t).itemsize`, "
+        "`np.fastCopyAndTranspose(a)` -> `np.asarray(a).T.copy()`, `np.find_common_type(ts, [])` "
+        "-> `np.result_type(*ts)`, `np.recfromcsv`/`recfromtxt` -> `np.genfromtxt(...)"
+        ".view(np.recarray)`, `np.disp(m)` -> `print(m)`, `np.source(f)` -> "
+        "`print(inspect.getsource(f))`",
         kind=Kind.API,
         rewrite=chain(
             rewrite_calls({f"numpy.{name}": build for name, build in _FUNCTIONS.items()}),
+            cst_rewrite(_Tables),
             drop_imported_names("numpy", list(_FUNCTIONS)),
         ),
         symptoms=(
-            Symptom("AttributeError", r"module 'numpy' has no attribute '(asscalar|in1d|msort)'"),
-            Symptom("AttributeError", r"`np\.(asscalar|in1d|msort|asfarray)` was removed"),
-            Symptom("ImportError", r"cannot import name '(asscalar|in1d|msort|asfarray)' from"),
+            Symptom("AttributeError", rf"module 'numpy' has no attribute '({_REMOVED})'"),
+            Symptom("AttributeError", rf"`np\.({_REMOVED})` was removed"),
+            Symptom("ImportError", rf"cannot import name '({_REMOVED})' from"),
         ),
         gone=lambda: lacks("numpy", "asscalar") and lacks("numpy", "in1d"),
         examples=(
@@ -181,6 +318,36 @@ RULES = (
                 error="ImportError",
                 check="x == 7 and type(x) is int and mask.tolist() == [False, True, True, False] "
                 "and s.tolist() == [[2, 1], [3, 5]] and f.dtype == np.float64",
+            ),
+            Example(
+                before="import numpy as np\n"
+                "a = np.array([[1, 2, 3], [4, 5, 6]])\n"
+                "halves = np.cast[np.float32](a) / 2\nsize = np.nbytes[np.int16]\n"
+                "flipped = np.fastCopyAndTranspose([[1, 2], [3, 4]])\n"
+                "common = np.find_common_type([np.float32, np.int64], [])\n"
+                "dtypes = [a.dtype, np.dtype('f2')]\nwidest = np.find_common_type(dtypes, [])\n"
+                "with open('t.csv', 'w') as f:\n    f.write('Name,Score\\nann,1.5\\nbo,2\\n')\n"
+                "table = np.recfromcsv('t.csv', encoding='utf-8')\n"
+                "plain = np.recfromtxt('t.csv', delimiter=',', skip_header=1, encoding='utf-8')\n"
+                "np.disp('done')\nnp.source(np.linspace)\n",
+                after="import inspect\nimport numpy as np\n"
+                "a = np.array([[1, 2, 3], [4, 5, 6]])\n"
+                "halves = np.array(a, dtype=np.float32) / 2\nsize = np.dtype(np.int16).itemsize\n"
+                "flipped = np.asarray([[1, 2], [3, 4]]).T.copy()\n"
+                "common = np.result_type(np.float32, np.int64)\n"
+                "dtypes = [a.dtype, np.dtype('f2')]\nwidest = np.result_type(*dtypes)\n"
+                "with open('t.csv', 'w') as f:\n    f.write('Name,Score\\nann,1.5\\nbo,2\\n')\n"
+                "table = np.genfromtxt('t.csv', encoding='utf-8', delimiter=',', names=True, "
+                "case_sensitive='lower', dtype=None).view(np.recarray)\n"
+                "plain = np.genfromtxt('t.csv', delimiter=',', skip_header=1, encoding='utf-8', "
+                "dtype=None).view(np.recarray)\n"
+                "print('done')\nprint(inspect.getsource(np.linspace))\n",
+                error="AttributeError",
+                check="halves.dtype == np.float32 and halves[1, 2] == 3.0 and size == 2 "
+                "and flipped.tolist() == [[1, 3], [2, 4]] and flipped.flags.c_contiguous "
+                "and common == np.float64 and widest == np.float64 "
+                "and table.score.tolist() == [1.5, 2.0] and table.name.tolist() == ['ann', 'bo'] "
+                "and plain.f0.tolist() == ['ann', 'bo']",
             ),
         ),
     ),

@@ -7,7 +7,8 @@ import warnings
 import numpy as np
 
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.moves import replace_attributes
+from nbmodernizer.fixers.rules.toolkit.cells import chain
+from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved, replace_attributes
 
 _ALIASES = {
     "numpy.float": "float",
@@ -29,6 +30,15 @@ def _lacks(qualified: str) -> bool:
 
 # probed per name: `np.bool` and `np.long` are back in NumPy 2 (its own bool_ and C long)
 _GONE_ALIASES = {old: new for old, new in _ALIASES.items() if _lacks(old)}
+
+_SPELLINGS = {
+    "NaN": "nan",
+    "NAN": "nan",
+    "Inf": "inf",
+    "INF": "inf",
+    "Infinity": "inf",
+    "PINF": "inf",
+}
 
 RULES = (
     Rule(
@@ -61,28 +71,39 @@ RULES = (
         id="numpy.nan-spellings",
         library="numpy",
         changed_in="2.0",
-        summary="`np.NaN`, `np.NAN`, `np.Inf`, `np.Infinity`, `np.PINF` -> `np.nan` / `np.inf`",
+        summary="`np.NaN`, `np.NAN`, `np.Inf`, `np.INF`, `np.Infinity`, `np.PINF`, `np.NINF`, "
+        "`np.PZERO`, `np.NZERO` -> `np.nan` / `np.inf` / `-np.inf` / `0.0` / `-0.0`",
         kind=Kind.API,
-        rewrite=replace_attributes(
-            {
-                "numpy.NaN": "numpy.nan",
-                "numpy.NAN": "numpy.nan",
-                "numpy.Inf": "numpy.inf",
-                "numpy.Infinity": "numpy.inf",
-                "numpy.PINF": "numpy.inf",
-                "numpy.NINF": "-numpy.inf",
-            }
+        rewrite=chain(
+            replace_attributes(
+                {
+                    **{f"numpy.{old}": f"numpy.{new}" for old, new in _SPELLINGS.items()},
+                    "numpy.NINF": "-numpy.inf",
+                    "numpy.PZERO": "0.0",
+                    "numpy.NZERO": "-0.0",
+                }
+            ),
+            # `from numpy import NaN` keeps its local name: `from numpy import nan as NaN`
+            move_names(moved("numpy", "numpy", _SPELLINGS), keep_local=True),
         ),
         symptoms=(
-            Symptom("AttributeError", r"`np\.(NaN|NAN|Inf|Infinity|PINF|NINF)` was removed"),
+            Symptom(
+                "AttributeError",
+                r"`np\.(NaN|NAN|Inf|INF|Infinity|PINF|NINF|PZERO|NZERO)` was removed",
+            ),
+            Symptom("ImportError", r"cannot import name '(NaN|NAN|Inf|INF|Infinity|PINF)' from"),
         ),
         gone=lambda: not hasattr(np, "NaN"),
         examples=(
             Example(
-                before="import numpy as np\nresult = [np.NaN, np.Inf]\n",
-                after="import numpy as np\nresult = [np.nan, np.inf]\n",
-                error="AttributeError",
-                check="np.isnan(result[0]) and result[1] == float('inf')",
+                before="import numpy as np\nfrom numpy import NaN\n"
+                "result = [np.NaN, np.Inf, np.INF, np.NINF, np.PZERO, np.NZERO, NaN]\n",
+                after="import numpy as np\nfrom numpy import nan as NaN\n"
+                "result = [np.nan, np.inf, np.inf, -np.inf, 0.0, -0.0, NaN]\n",
+                error="ImportError",
+                check="np.isnan(result[0]) and result[1] == result[2] == float('inf') "
+                "and result[3] == -float('inf') and str(result[4:6]) == '[0.0, -0.0]' "
+                "and np.isnan(result[6])",
             ),
         ),
     ),

@@ -11,7 +11,6 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver, pandas_module
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
-    as_keyword,
     call_arguments,
     method_name,
     with_keywords,
@@ -23,57 +22,82 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     qualified,
     string_literal,
 )
+from nbmodernizer.fixers.rules.toolkit.signatures import (
+    Accepts,
+    accepts,
+    common,
+    keyword_only_by_signature,
+)
 
-# method -> (positional arguments pandas 3 accepts, the legacy names of the ones after them)
-KEYWORD_ONLY: dict[str, tuple[int, tuple[str, ...]]] = {
-    "drop": (1, ("axis", "index", "columns", "level", "inplace", "errors")),
-    "any": (0, ("axis", "bool_only", "skipna")),
-    "dropna": (0, ("axis",)),
-    "sort_index": (0, ("axis", "level", "ascending", "inplace", "kind", "na_position")),
-    "ffill": (0, ("axis", "inplace", "limit")),
-    "bfill": (0, ("axis", "inplace", "limit")),
-    "interpolate": (1, ("axis", "limit", "inplace", "limit_direction", "limit_area")),
-    "set_index": (1, ("drop", "append", "inplace", "verify_integrity")),
-    "pivot": (0, ("index", "columns", "values")),
-    "drop_duplicates": (1, ("keep", "inplace")),
-    "where": (2, ("inplace", "axis", "level")),
-    "mask": (2, ("inplace", "axis", "level")),
+# Methods of DataFrame and Series whose keyword-only conversion (pandas 2.0) kept the legacy
+# order: their keyword names are read from today's signatures (what both classes agree on).
+# Not `fillna` (legacy `method` came second), nor `sort_values`/`drop_duplicates` (a Series
+# takes one positional argument fewer: which class the receiver is decides).
+KEYWORD_ONLY_METHODS = frozenset(
+    {
+        "drop",
+        "any",
+        "dropna",
+        "sort_index",
+        "ffill",
+        "bfill",
+        "interpolate",
+        "set_index",
+        "reset_index",
+        "where",
+        "mask",
+    }
+)
+# Callees whose legacy order differs from today's keyword-only order: the legacy order, as far
+# as today's pandas reads it alike (`read_csv`'s `squeeze` and `prefix` are gone, and its
+# `delimiter=None` passed beside `sep` is refused today: only a positional `sep` is named).
+_READ = ("sep",)
+LEGACY_ORDER: dict[str, Accepts] = {
+    "pivot": Accepts(0, ("index", "columns", "values")),
+    "pandas.read_csv": Accepts(1, _READ),
+    "pandas.read_table": Accepts(1, _READ),
 }
+KEYWORD_ONLY_FUNCTIONS = frozenset({"pandas.concat", "pandas.read_csv", "pandas.read_table"})
+# the names a call that needs the rule mentions (`toolkit.needles`)
+_KEYWORD_ONLY_NEEDLES = tuple(
+    sorted(
+        {
+            name.rsplit(".", 1)[-1]
+            for name in (*KEYWORD_ONLY_METHODS, *LEGACY_ORDER, *KEYWORD_ONLY_FUNCTIONS)
+        }
+    )
+)
 
-_CONCAT: tuple[int, tuple[str, ...]] = (1, ("axis", "join"))
+
+@functools.cache
+def _method(name: str) -> Accepts | None:
+    if name in LEGACY_ORDER:
+        return LEGACY_ORDER[name]
+    pd = pandas_module()
+    kinds = [kind for kind in (pd.DataFrame, pd.Series) if hasattr(kind, name)]
+    found = [accepts(getattr(kind, name), method=True) for kind in kinds]
+    return None if None in found else common([a for a in found if a is not None])
 
 
-class KeywordOnly(cst.CSTTransformer):
-    """`df.drop('c', 1)` -> `df.drop('c', axis=1)`: legacy positional arguments as keywords."""
+@functools.cache
+def _function(name: str) -> Accepts | None:
+    if name in LEGACY_ORDER:
+        return LEGACY_ORDER[name]
+    return accepts(getattr(pandas_module(), name.rpartition(".")[2]))
 
-    def __init__(self, context: RuleContext) -> None:
-        super().__init__()
-        self.context = context
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        if qualified(updated_node.func, self.context.aliases) == "pandas.concat":
-            accepted, names = _CONCAT
-        else:
-            func = updated_node.func
-            if not isinstance(func, cst.Attribute) or func.attr.value not in KEYWORD_ONLY:
-                return updated_node
-            if is_module_receiver(func.value, self.context):
-                return updated_node
-            accepted, names = KEYWORD_ONLY[func.attr.value]
-        arguments = call_arguments(updated_node)
-        if arguments is None:
-            return updated_node
-        positional, keywords = arguments
-        extra = positional[accepted:]
-        if not extra or len(extra) > len(names) or set(names[: len(extra)]) & set(keywords):
-            return updated_node
-        args: list[cst.Arg] = []
-        for n, arg in enumerate(updated_node.args):
-            if n >= accepted and arg.keyword is None:
-                name = names[n - accepted]
-                arg = as_keyword(arg, name)
-            args.append(arg)
-        return updated_node.with_changes(args=args)
+def keyword_only_callee(call: cst.Call, context: RuleContext) -> Accepts | None:
+    """What a pandas callee whose legacy positional arguments became keyword-only accepts:
+    `pd.concat` and the readers through the notebook's imports, the methods above on any
+    receiver but a module."""
+    name = qualified(call.func, context.aliases)
+    if name in KEYWORD_ONLY_FUNCTIONS:
+        return _function(name)
+    func = call.func
+    if not isinstance(func, cst.Attribute) or is_module_receiver(func.value, context):
+        return None
+    method = func.attr.value
+    return _method(method) if method in KEYWORD_ONLY_METHODS or method in LEGACY_ORDER else None
 
 
 class NumericOnly(cst.CSTTransformer):
@@ -186,19 +210,27 @@ RULES = (
         library="pandas",
         changed_in="2.0",
         summary=(
-            "positional arguments pandas made keyword-only: `df.drop('c', 1)` -> "
-            "`df.drop('c', axis=1)`; also `any`, `dropna`, `sort_index`, `ffill`/`bfill`, "
-            "`interpolate`, `set_index`, `pivot`, `drop_duplicates`, `where`/`mask`, `pd.concat`"
+            "positional arguments pandas made keyword-only, named from today's signatures: "
+            "`df.drop('c', 1)` -> `df.drop('c', axis=1)`; also `any`, `dropna`, "
+            "`sort_index`, `ffill`/`bfill`, `interpolate`, `set_index`, `reset_index`, "
+            "`where`/`mask`, `pd.concat`, and in their legacy order `pivot`, `pd.read_csv`/"
+            "`read_table` (pandas 2.0.0 release notes, 'Removal of prior version deprecations': "
+            "'Disallow passing positional arguments to DataFrame.drop() ... except labels' "
+            "(GH41485) and its siblings)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(KeywordOnly, (*KEYWORD_ONLY, "concat")),
+        rewrite=keyword_only_by_signature(keyword_only_callee, _KEYWORD_ONLY_NEEDLES),
         symptoms=(
             Symptom(
                 "TypeError",
                 r"(DataFrame|Series|NDFrame)\.\w+\(\) takes (from \d+ to )?\d+ positional "
-                r"arguments? but \d+ were given",
+                r"arguments? but \d+ (positional arguments \(and \d+ keyword-only arguments?\) )?"
+                r"were given",
             ),
-            Symptom("TypeError", r"^concat\(\) takes 1 positional argument but \d+ were given"),
+            Symptom(
+                "TypeError",
+                r"^(concat|read_csv|read_table)\(\) takes 1 positional argument but \d+ were given",
+            ),
         ),
         gone=_axis_keyword_only,
         examples=(
@@ -211,6 +243,10 @@ RULES = (
                     "big = (frame > 3).any(1)\n"
                     "wide = pd.concat([frame, frame], 1)\n"
                     "table = frame.pivot('a', 'b', 'b')\n"
+                    "flat = frame.set_index('a').reset_index(0, True)\n"
+                    "frame.to_csv('f.csv', sep=';', index=False)\n"
+                    "read = pd.read_csv('f.csv', ';')\n"
+                    "kept = frame['a'].dropna(0)\n"
                 ),
                 after=(
                     "import pandas as pd\n"
@@ -220,12 +256,17 @@ RULES = (
                     "big = (frame > 3).any(axis=1)\n"
                     "wide = pd.concat([frame, frame], axis=1)\n"
                     "table = frame.pivot(index='a', columns='b', values='b')\n"
+                    "flat = frame.set_index('a').reset_index(0, drop=True)\n"
+                    "frame.to_csv('f.csv', sep=';', index=False)\n"
+                    "read = pd.read_csv('f.csv', sep=';')\n"
+                    "kept = frame['a'].dropna(axis=0)\n"
                 ),
                 error="TypeError",
                 check=(
                     "list(dropped.columns) == ['b'] and list(complete.columns) == ['b'] "
                     "and big.tolist() == [False, True] and wide.shape == (2, 4) "
-                    "and table.shape == (2, 2)"
+                    "and table.shape == (2, 2) and list(flat.columns) == ['b'] "
+                    "and read['b'].tolist() == [3.0, 4.0] and kept.tolist() == [1.0]"
                 ),
             ),
         ),

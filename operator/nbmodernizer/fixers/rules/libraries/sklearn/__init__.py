@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nbmodernizer.fixers.rules.libraries.sklearn import (
     defaults,
+    keyword_only,
     modules,
     removed_parameters,
     renamed_apis,
@@ -22,4 +23,5 @@ RULES: tuple[Rule, ...] = (
     *renamed_parameters.RULES,
     *defaults.RULES,
     *replaced.RULES,
+    *keyword_only.RULES,
 )

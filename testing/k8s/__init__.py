@@ -1,0 +1,1 @@
+"""A Kubernetes test harness without a cluster: KMock's emulator, a fake kubelet, kubectl."""

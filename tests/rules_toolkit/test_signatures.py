@@ -1,0 +1,76 @@
+"""toolkit.signatures: extra positional arguments named after today's keyword-only
+parameters, read from real signatures."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.toolkit.nodes import dotted_name
+from nbmodernizer.fixers.rules.toolkit.signatures import (
+    Accepts,
+    accepts,
+    common,
+    installed,
+    keyword_only_by_signature,
+)
+
+
+def legacy(a: int, b: int = 0, *, c: int = 0, d: int = 0) -> int:
+    return a + b + c + d
+
+
+class Frame:
+    def drop(self, labels: object = None, *, axis: int = 0, inplace: bool = False) -> None:
+        """A method read from its class: `self` is not an argument."""
+
+
+def test_what_a_callee_accepts_today() -> None:
+    assert accepts(legacy) == Accepts(2, ("c", "d"))
+    assert accepts(Frame.drop, method=True) == Accepts(1, ("axis", "inplace"))
+    assert accepts(print) is None  # *args: extra positional arguments are not an error
+    assert accepts(len) is None  # nothing keyword-only
+    assert accepts(3) is None  # no signature
+
+
+def test_several_possible_callees_agree_on_a_prefix_or_on_nothing() -> None:
+    frame, series = Accepts(0, ("axis", "how", "thresh")), Accepts(0, ("axis", "inplace"))
+    assert common([frame, series]) == Accepts(0, ("axis",))
+    assert common([Accepts(1, ("keep",)), Accepts(0, ("keep",))]) is None
+    assert common([Accepts(0, ("a",)), Accepts(0, ("b",))]) is None
+
+
+def test_installed_objects_by_qualified_name() -> None:
+    assert installed("json.dumps") is json.dumps
+    assert installed("json.decoder.JSONDecoder.decode") is json.decoder.JSONDecoder.decode
+    assert installed("json.no_such_name") is None
+    assert installed("no_such_library_anywhere.f") is None
+
+
+def test_only_the_extra_arguments_are_named_and_only_when_it_is_unambiguous() -> None:
+    rewrite = keyword_only_by_signature(
+        lambda call, _context: accepts(legacy) if dotted_name(call.func) == "legacy" else None
+    )
+    source = textwrap.dedent(
+        """\
+        a = legacy(1, 2, 3, 4)
+        b = legacy(1, 2, 3)
+        c = legacy(1, 2)
+        d = legacy(1, 2, 3, c=5)
+        e = legacy(1, 2, 3, 4, 5)
+        f = legacy(*values, 3)
+        g = other(1, 2, 3, 4)
+        """
+    )
+    assert rewrite(source, RuleContext()) == textwrap.dedent(
+        """\
+        a = legacy(1, 2, c=3, d=4)
+        b = legacy(1, 2, c=3)
+        c = legacy(1, 2)
+        d = legacy(1, 2, 3, c=5)
+        e = legacy(1, 2, 3, 4, 5)
+        f = legacy(*values, 3)
+        g = other(1, 2, 3, 4)
+        """
+    )

@@ -1,0 +1,101 @@
+"""NumPy 2.0's removals (NEP 52): every name ruff's NPY201 fixes automatically (an
+`AutoImport` or `AutoPurePython` replacement in ruff's `numpy_2_0_deprecation.rs`; its test
+fixtures `NPY201*.py` use all but `INF` and `NAN`) is rewritten by the rules a notebook that
+imports numpy gets before anything runs, to code that runs on the installed NumPy — through
+`np.` and through `from numpy import`."""
+
+from __future__ import annotations
+
+import pytest
+
+from nbmodernizer.fixers.rules import all_libraries, all_rules
+from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.fixer import proactive, rewrite_cell
+from nbmodernizer.fixers.rules.proof import run_snippet
+
+RUFF_AUTOFIXED = (
+    "add_docstring",
+    "add_newdoc",
+    "alltrue",
+    "byte_bounds",
+    "cfloat",
+    "clongfloat",
+    "complex_",
+    "cumproduct",
+    "DataSource",
+    "float_",
+    "INF",
+    "Inf",
+    "Infinity",
+    "infty",
+    "issubclass_",
+    "issubsctype",
+    "mat",
+    "NaN",
+    "NAN",
+    "NINF",
+    "NZERO",
+    "longcomplex",
+    "longfloat",
+    "PINF",
+    "product",
+    "PZERO",
+    "round_",
+    "safe_eval",
+    "singlecomplex",
+    "string_",
+    "sometrue",
+    "source",
+    "tracemalloc_domain",
+    "trapz",
+    "unicode_",
+    "row_stack",
+    "AxisError",
+    "ComplexWarning",
+    "DTypePromotionError",
+    "ModuleDeprecationWarning",
+    "RankWarning",
+    "TooHardError",
+    "VisibleDeprecationWarning",
+    "compare_chararrays",
+    "chararray",
+    "format_parser",
+)
+# Called as the fixtures call them where the rewrite is of a call (`np.source(f)` prints).
+CALLED = {"source": "np.source(np.pad)", "issubclass_": "np.issubclass_(np.int32, np.integer)"}
+# Still in NumPy 2.4 behind a DeprecationWarning: their rewrite is checked, not their absence.
+DEPRECATED = {"row_stack", "chararray"}
+# Values, not names (`-np.inf`, `0.0`, `-0.0`), and a call that becomes two: a notebook's
+# `from numpy import` of these is dropped and only their calls are rewritten.
+NOT_IMPORTABLE = {"NINF", "PZERO", "NZERO", "source"}
+
+
+def _rewrite(source: str) -> str:
+    context = RuleContext(aliases={"np": "numpy"})
+    modules = {library.name: library.modules for library in all_libraries()}
+    rules = proactive(all_rules(), {"numpy"}, modules)
+    return rewrite_cell(source, rules, context)[0]
+
+
+@pytest.mark.parametrize("name", RUFF_AUTOFIXED)
+def test_ruff_autofixed_name_is_rewritten(name: str) -> None:
+    reference = CALLED.get(name, f"np.{name}")
+    before = f"import numpy as np\nvalue = {reference}\n"
+    legacy = run_snippet(before, "True")
+    assert name in DEPRECATED or legacy.error is not None, f"np.{name} is still in NumPy"
+    after = _rewrite(before)
+    assert f"np.{name}" not in after
+    rewritten = run_snippet(after, "True")
+    assert rewritten.error is None, f"{after!r} raised {rewritten.error!r}"
+    assert _rewrite(after) == after
+
+
+@pytest.mark.parametrize("name", [n for n in RUFF_AUTOFIXED if n not in NOT_IMPORTABLE])
+def test_ruff_autofixed_name_is_rewritten_when_imported_from_numpy(name: str) -> None:
+    before = f"import numpy as np\nfrom numpy import {name}\nvalue = {name}\n"
+    context = RuleContext(aliases={"np": "numpy", name: f"numpy.{name}"})
+    modules = {library.name: library.modules for library in all_libraries()}
+    after = rewrite_cell(before, proactive(all_rules(), {"numpy"}, modules), context)[0]
+    assert f"from numpy import {name}\n" not in after
+    rewritten = run_snippet(after, "True")
+    assert rewritten.error is None, f"{after!r} raised {rewritten.error!r}"
