@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 
 from nbmodernizer.store import StoreError
-from nbmodernizer.store.s3 import fetch_dir, fetch_file, is_s3, local_path, read_bytes
+from nbmodernizer.store.s3 import (
+    fetch_dir,
+    fetch_file,
+    head_s3,
+    is_s3,
+    local_path,
+    read_bytes,
+    read_s3,
+    read_s3_at_most,
+)
 from testing.s3server import S3Bucket, s3_bucket_fixture  # noqa: F401
 
 BINARY = b"\x00\xff\xfe\x80 not utf-8 \xc3\x28"
@@ -59,6 +68,22 @@ def test_read_bytes_of_a_missing_s3_key(s3_bucket: S3Bucket, tmp_path: Path) -> 
 def test_read_bytes_of_a_missing_s3_bucket(s3_bucket: S3Bucket, tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="missing"):
         read_bytes(f"s3://{s3_bucket.name}-missing/key", tmp_path)
+
+
+def test_the_readers_agree_on_a_missing_object_and_a_missing_bucket(s3_bucket: S3Bucket) -> None:
+    client, bucket = s3_bucket.client, s3_bucket.name
+    s3_bucket.put("there.csv", BINARY)
+    assert head_s3(client, bucket, "there.csv")
+    assert read_s3_at_most(client, bucket, "there.csv", 4) == len(BINARY)
+    assert not head_s3(client, bucket, "absent.csv")  # HEAD's 404 has no code but the status
+    assert read_s3_at_most(client, bucket, "absent.csv", 4) is None
+    with pytest.raises(FileNotFoundError, match=r"absent\.csv"):
+        read_s3(client, bucket, "absent.csv")
+    # GET names a missing bucket (NoSuchBucket); HEAD cannot tell it from a missing key
+    with pytest.raises(StoreError, match=rf"s3://{bucket}-missing/key"):
+        read_s3(client, f"{bucket}-missing", "key")
+    with pytest.raises(StoreError, match=rf"s3://{bucket}-missing/key"):
+        read_s3_at_most(client, f"{bucket}-missing", "key", 4)
 
 
 def test_fetch_file_of_a_local_path_is_the_path_itself(tmp_path: Path) -> None:

@@ -10,15 +10,15 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from nbmodernizer import runner
 from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
-from nbmodernizer.cluster.settings import add_arguments as add_operator_arguments
+from nbmodernizer.commands import memory as memory_commands
+from nbmodernizer.commands import operator as operator_command
+from nbmodernizer.commands import run_iteration as run_iteration_command
+from nbmodernizer.commands import scan as scan_commands
 from nbmodernizer.execute import ProgressCallback, hide_this_process
-from nbmodernizer.fixers.memory import commands as memory_commands
 from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
 from nbmodernizer.loop import Attempt
-from nbmodernizer.scan import commands as scan_commands
 from nbmodernizer.status import FixRecord
 
 
@@ -136,19 +136,6 @@ def _push(args: argparse.Namespace) -> int:
     return 0
 
 
-def _operator(args: argparse.Namespace) -> int:
-    from nbmodernizer.cluster.controller import run
-    from nbmodernizer.cluster.settings import SettingsError, from_arguments
-
-    try:
-        settings = from_arguments(args)
-    except SettingsError as error:
-        print(f"nbmod operator: {error}", file=sys.stderr)
-        return EXIT_INVALID_INPUT
-    run(settings)
-    return 0
-
-
 def _fleet_make(args: argparse.Namespace) -> int:
     from nbmodernizer.fleet import FleetError, render_resources, resources_from_index
 
@@ -191,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--markdown", action="store_true", help="as docs/rules.md")
     rules.set_defaults(handler=_rules)
     scan_commands.add_parsers(commands)  # nbmod scan, nbmod fix
-    runner.add_parser(commands)
+    run_iteration_command.add_parser(commands)
     memory_commands.add_parser(commands)
     pusher = commands.add_parser(
         "push", help="upload a local spec's files to S3 and print the spec for kubectl apply"
@@ -200,11 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     pusher.add_argument("--to", required=True, help="s3://bucket/prefix")
     pusher.add_argument("-o", "--output", help="write the spec here instead of stdout")
     pusher.set_defaults(handler=_push)
-    operator = commands.add_parser(
-        "operator", help="run the Kubernetes operator (kopf) for NotebookModernization resources"
-    )
-    add_operator_arguments(operator)
-    operator.set_defaults(handler=_operator)
+    operator_command.add_parser(commands)
     fleet = commands.add_parser(
         "fleet", help="many notebooks: make resources; pull, report and summarize them"
     )

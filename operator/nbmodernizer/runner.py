@@ -42,7 +42,6 @@ revision missing, an output key written by somebody else before the runner).
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import sys
@@ -53,7 +52,7 @@ from pathlib import Path
 
 from nbmodernizer.engine import load_notebook, store_execution, store_run
 from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
-from nbmodernizer.grade import DEFAULT_MAX_SUBMISSION_BYTES, SubmissionLimits
+from nbmodernizer.grade import SubmissionLimits
 from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.remotekernel import finish, host_kernels
 from nbmodernizer.revision import FolderFactory, RunOutput, RunPlan, execute_runs
@@ -65,6 +64,34 @@ from nbmodernizer.store.s3 import fetch_dir
 
 EXIT_INFRASTRUCTURE = 3
 EXIT_TAMPERED = 4  # an output was in the store before the runner wrote it
+
+
+@dataclass(frozen=True)
+class RunnerOptions:
+    """What `nbmod run-iteration` was told (the flags in the module's docstring; their
+    defaults live with the parser, `nbmodernizer.commands.run_iteration`)."""
+
+    revision: str
+    inputs: str | None
+    input_dir: str
+    working_dir: str
+    timeout_seconds: float
+    runs: int
+    submission: str
+    grants: str | None
+    run_index: str | None
+    max_submission_bytes: int
+    stage: str
+    notebook_dir: str | None
+    kernel_dir: str | None
+    argv: tuple[str, ...] = ()  # the command line, to start over with (`clean_start`)
+
+    def given_path(self, name: str) -> Path:
+        """The path of an optional flag that this stage needs (`STAGE_NEEDS`)."""
+        value = getattr(self, name)
+        if not value:
+            raise ValueError(f"--{name.replace('_', '-')} is needed by --stage {self.stage}")
+        return Path(value)
 
 
 @dataclass(frozen=True)
@@ -127,11 +154,11 @@ def _site_directories() -> set[str]:
     return {str(Path(d).resolve()) for d in found}
 
 
-def clean_start(args: argparse.Namespace) -> None:
+def clean_start(options: RunnerOptions) -> None:
     """Start over (same pid, a new process image) with only `runner_environment`, so that
     /proc/<runner>/environ, which the kernel can read where it runs as root or with
     CAP_SYS_PTRACE, holds no variable the runner does not need: no key with grants."""
-    keeps = not args.grants and str(args.revision).startswith("s3://")
+    keeps = not options.grants and str(options.revision).startswith("s3://")
     env = runner_environment(os.environ, keeps)
     if os.environ.get(CLEAN_MARK) or set(env) == set(os.environ):
         return
@@ -140,41 +167,41 @@ def clean_start(args: argparse.Namespace) -> None:
     if package_root not in _site_directories():  # a checkout: say where (never site-packages:
         # ahead of the standard library it could shadow it)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    argv = getattr(args, "argv", None) or sys.argv[1:]
+    argv = list(options.argv) or sys.argv[1:]
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, [sys.executable, "-m", "nbmodernizer.cli", *argv], env)
 
 
-def run_index(args: argparse.Namespace, environ: Mapping[str, str]) -> int | None:
+def run_index(options: RunnerOptions, environ: Mapping[str, str]) -> int | None:
     """Which run of the revision this pod is: `--run-index`, else JOB_COMPLETION_INDEX, else
     None (the pod runs them all). ValueError when it is not a number >= 0 or `--runs` > 1."""
-    given = args.run_index if args.run_index is not None else environ.get(INDEX_VARIABLE)
+    given = options.run_index if options.run_index is not None else environ.get(INDEX_VARIABLE)
     if given is None or given == "":
         return None
     try:
         index = int(given)
     except ValueError:
         raise ValueError(f"the run index must be a number, not {given!r}") from None
-    if index < 0 or args.runs != 1:
+    if index < 0 or options.runs != 1:
         raise ValueError(f"run index {index}: needs an index >= 0 and --runs 1 (one run a pod)")
     return index
 
 
-def fetch_stage(args: argparse.Namespace) -> None:
+def fetch_stage(options: RunnerOptions) -> None:
     """The init container: with the READ grants, the notebook and the inputs onto emptyDirs."""
-    ref, grants = granted_revision(Path(args.grants))
+    ref, grants = granted_revision(options.given_path("grants"))
     if grants.inputs:
-        fetch_granted_inputs(grants, Path(args.input_dir))
-    notebook_dir = Path(args.notebook_dir)
+        fetch_granted_inputs(grants, Path(options.input_dir))
+    notebook_dir = options.given_path("notebook_dir")
     notebook_dir.mkdir(parents=True, exist_ok=True)
     (notebook_dir / NOTEBOOK).write_bytes(ref.store.get(ref.revision, NOTEBOOK))
 
 
-def kernel_stage(args: argparse.Namespace) -> int:
+def kernel_stage(options: RunnerOptions) -> int:
     """The notebook's container: host the kernels the executor asks for, nothing else."""
     env = kernel_environment(os.environ)
-    return host_kernels(Path(args.kernel_dir), Path(args.working_dir), env)
+    return host_kernels(options.given_path("kernel_dir"), Path(options.working_dir), env)
 
 
 def store_outputs(ref: RevisionRef, outputs: list[RunOutput], index: int | None) -> None:
@@ -185,45 +212,43 @@ def store_outputs(ref: RevisionRef, outputs: list[RunOutput], index: int | None)
         store_run(ref.store, ref.revision, index, outputs[0])
 
 
-def execute_stage(
-    args: argparse.Namespace, index: int | None
-) -> tuple[RevisionRef, list[RunOutput]]:
+def execute_stage(options: RunnerOptions, index: int | None) -> tuple[RevisionRef, list[RunOutput]]:
     """The executor: run the fetched notebook on the kernel container's kernels, upload what
     it observed with the WRITE grants; the kernel's host is told to stop in any case."""
-    kernels = Path(args.kernel_dir)
+    kernels = options.given_path("kernel_dir")
     try:
-        ref, _ = granted_revision(Path(args.grants))
-        data = (Path(args.notebook_dir) / NOTEBOOK).read_bytes()
+        ref, _ = granted_revision(options.given_path("grants"))
+        data = (options.given_path("notebook_dir") / NOTEBOOK).read_bytes()
         notebook = parse_notebook(data).notebook
-        folders = fixed_folders(Path(args.working_dir), Path(args.input_dir), kernels)
-        outputs = execute_runs(notebook, run_plan(args), folders)
+        folders = fixed_folders(Path(options.working_dir), Path(options.input_dir), kernels)
+        outputs = execute_runs(notebook, run_plan(options), folders)
     finally:
         finish(kernels)
     store_outputs(ref, outputs, index)
     return ref, outputs
 
 
-def run_plan(args: argparse.Namespace) -> RunPlan:
-    limits = SubmissionLimits(max_bytes=args.max_submission_bytes)
-    return RunPlan(args.timeout_seconds, args.runs, args.submission, limits=limits)
+def run_plan(options: RunnerOptions) -> RunPlan:
+    limits = SubmissionLimits(max_bytes=options.max_submission_bytes)
+    return RunPlan(options.timeout_seconds, options.runs, options.submission, limits=limits)
 
 
 def single_process(
-    args: argparse.Namespace, index: int | None
+    options: RunnerOptions, index: int | None
 ) -> tuple[RevisionRef, list[RunOutput]]:
     """Fetch, execute with a kernel of its own, upload: one process (`--stage all`)."""
-    input_dir = Path(args.input_dir)
-    if args.grants:
-        ref, grants = granted_revision(Path(args.grants))
+    input_dir = Path(options.input_dir)
+    if options.grants:
+        ref, grants = granted_revision(options.given_path("grants"))
         if grants.inputs:
             input_dir = fetch_granted_inputs(grants, input_dir)
     else:
-        ref = parse_revision(args.revision)
-        if args.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
-            input_dir = fetch_dir(args.inputs, Path.cwd(), input_dir)
+        ref = parse_revision(options.revision)
+        if options.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
+            input_dir = fetch_dir(options.inputs, Path.cwd(), input_dir)
     notebook = load_notebook(ref.store, ref.revision)
     outputs = execute_runs(
-        notebook, run_plan(args), fixed_folders(Path(args.working_dir), input_dir)
+        notebook, run_plan(options), fixed_folders(Path(options.working_dir), input_dir)
     )
     store_outputs(ref, outputs, index)
     return ref, outputs
@@ -237,28 +262,29 @@ STAGE_NEEDS = {
 EXIT_USAGE = 2
 
 
-def run_iteration(args: argparse.Namespace) -> int:
-    missing = [f"--{name.replace('_', '-')}" for name in STAGE_NEEDS.get(args.stage, ())
-               if not getattr(args, name)]  # fmt: skip
+def run_iteration(options: RunnerOptions) -> int:
+    missing = [f"--{name.replace('_', '-')}" for name in STAGE_NEEDS.get(options.stage, ())
+               if not getattr(options, name)]  # fmt: skip
     if missing:
         print(
-            f"nbmod run-iteration --stage {args.stage} needs {', '.join(missing)}", file=sys.stderr
+            f"nbmod run-iteration --stage {options.stage} needs {', '.join(missing)}",
+            file=sys.stderr,
         )
         return EXIT_USAGE
-    if args.stage == "kernel":  # no grant, no secret: nothing to hide; the kernels' host
-        return kernel_stage(args)
-    clean_start(args)
+    if options.stage == "kernel":  # no grant, no secret: nothing to hide; the kernels' host
+        return kernel_stage(options)
+    clean_start(options)
     hide_this_process()  # the kernel (same user) cannot read our /proc environ or memory
     try:
-        if args.stage == "fetch":
-            fetch_stage(args)
+        if options.stage == "fetch":
+            fetch_stage(options)
             print("fetched the notebook and its inputs")
             return 0
-        index = run_index(args, os.environ)
-        if args.stage == "execute":
-            ref, outputs = execute_stage(args, index)
+        index = run_index(options, os.environ)
+        if options.stage == "execute":
+            ref, outputs = execute_stage(options, index)
         else:
-            ref, outputs = single_process(args, index)
+            ref, outputs = single_process(options, index)
     except RevisionExistsError as error:
         print(f"nbmod run-iteration: refusing a tampered revision: {error}", file=sys.stderr)
         return EXIT_TAMPERED
@@ -272,34 +298,3 @@ def run_iteration(args: argparse.Namespace) -> int:
         f"{len(execution.cell_errors)} cell error(s), {execution.duration_seconds:.1f}s"
     )
     return 0
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("run-iteration", help="execute one stored revision (in a Job)")
-    parser.add_argument("--revision", required=True, help="the revision's folder URI")
-    parser.add_argument("--inputs", help="s3:// prefix to download into --input-dir")
-    parser.add_argument("--input-dir", default="/kaggle/input")
-    parser.add_argument("--working-dir", default="/kaggle/working")
-    parser.add_argument("--timeout-seconds", type=float, required=True)
-    parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--submission", default="submission.csv")
-    parser.add_argument("--grants", help="the Job's grants file: pre-signed URLs, no keys")
-    parser.add_argument(
-        "--run-index",
-        help=f"this pod's run of the revision (default: ${INDEX_VARIABLE}, an Indexed Job's)",
-    )
-    parser.add_argument(
-        "--max-submission-bytes",
-        type=int,
-        default=DEFAULT_MAX_SUBMISSION_BYTES,
-        help="a larger submission is not uploaded (a line saying so is)",
-    )
-    parser.add_argument(
-        "--stage",
-        choices=("all", "fetch", "kernel", "execute"),
-        default="all",
-        help="the pod split's part (default: all of it in one process)",
-    )
-    parser.add_argument("--notebook-dir", help="where `fetch` puts the notebook for `execute`")
-    parser.add_argument("--kernel-dir", help="the folder `execute` and `kernel` share")
-    parser.set_defaults(handler=run_iteration)

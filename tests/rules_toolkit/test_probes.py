@@ -17,6 +17,7 @@ def test_a_library_that_is_not_installed_has_nothing_gone() -> None:
     assert import_optional("no_such_library_anywhere") is None
     assert import_optional("json") is json
     assert not lacks("no_such_library_anywhere", "x")
+    assert not no_parameter("no_such_library_anywhere.fit", "x")
 
 
 def test_modules_and_attributes() -> None:

@@ -42,7 +42,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from dataclasses import dataclass, field
 
@@ -109,35 +108,39 @@ class OperatorSettings:
         )
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-n", "--namespace", action="append", dest="namespaces", default=None)
-    parser.add_argument("-A", "--all-namespaces", action="store_true")
-    parser.add_argument("--s3-bucket")
-    parser.add_argument("--s3-prefix")
-    parser.add_argument("--s3-endpoint")
-    parser.add_argument("--runner-s3-endpoint")
-    parser.add_argument("--s3-secret")
-    parser.add_argument("--max-input-files", type=int)
-    parser.add_argument("--max-input-bytes", type=int)
-    parser.add_argument("--max-submission-bytes", type=int)
-    parser.add_argument("--max-submission-rows", type=int)
-    parser.add_argument("--runner-image")
-    parser.add_argument("--runner-defaults")
-    parser.add_argument("--max-concurrent-jobs", type=int)
-    parser.add_argument("--max-parallel-runs", type=int)
-    parser.add_argument("--metrics-port", type=int)
-    parser.add_argument("--health-port", type=int)
-    parser.add_argument("--workers", type=int)
-    parser.add_argument("--store-retries", type=int)
-    parser.add_argument("--store-cache-mib", type=int)
-    parser.add_argument("--retry-seconds", type=float)
-    parser.add_argument("--deadline-margin-seconds", type=int)
-    parser.add_argument("--fix-memory", help="folder or s3:// prefix of the fix memory, or off")
-    parser.add_argument("--llm-budget-usd-per-hour", type=float)
-    parser.add_argument("--llm-budget-usd", type=float)
-    parser.add_argument("--leader-election", action="store_true", default=None)
-    parser.add_argument("--lease-namespace")
-    parser.add_argument("--lease-seconds", type=float)
+@dataclass(frozen=True)
+class OperatorFlags:
+    """What the command line gave (`nbmod operator --...`); None: not given, so the NBMOD_*
+    variable or the default decides (`from_flags`)."""
+
+    namespaces: tuple[str, ...] | None = None
+    all_namespaces: bool = False
+    s3_bucket: str | None = None
+    s3_prefix: str | None = None
+    s3_endpoint: str | None = None
+    runner_s3_endpoint: str | None = None
+    s3_secret: str | None = None
+    max_input_files: int | None = None
+    max_input_bytes: int | None = None
+    max_submission_bytes: int | None = None
+    max_submission_rows: int | None = None
+    runner_image: str | None = None
+    runner_defaults: str | None = None
+    max_concurrent_jobs: int | None = None
+    max_parallel_runs: int | None = None
+    metrics_port: int | None = None
+    health_port: int | None = None
+    workers: int | None = None
+    store_retries: int | None = None
+    store_cache_mib: int | None = None
+    retry_seconds: float | None = None
+    deadline_margin_seconds: int | None = None
+    fix_memory: str | None = None
+    llm_budget_usd_per_hour: float | None = None
+    llm_budget_usd: float | None = None
+    leader_election: bool | None = None
+    lease_namespace: str | None = None
+    lease_seconds: float | None = None
 
 
 class SettingsError(ValueError):
@@ -169,39 +172,39 @@ def _optional_number(flag: object, variable: str, name: str) -> float | None:
     return value
 
 
-def from_arguments(args: argparse.Namespace) -> OperatorSettings:
-    bucket = _pick(args.s3_bucket, "NBMOD_S3_BUCKET")
+def from_flags(flags: OperatorFlags) -> OperatorSettings:
+    bucket = _pick(flags.s3_bucket, "NBMOD_S3_BUCKET")
     if not bucket:
         raise SettingsError("--s3-bucket / NBMOD_S3_BUCKET: required (where revisions live)")
-    if args.all_namespaces:
+    if flags.all_namespaces:
         namespaces: tuple[str, ...] = ()
-    elif args.namespaces:
-        namespaces = tuple(args.namespaces)
+    elif flags.namespaces:
+        namespaces = tuple(flags.namespaces)
     else:
         listed = os.environ.get("NBMOD_NAMESPACES", "")
         namespaces = tuple(n.strip() for n in listed.split(",") if n.strip())
-    secret = _pick(args.s3_secret, "NBMOD_S3_SECRET")
+    secret = _pick(flags.s3_secret, "NBMOD_S3_SECRET")
     try:
         defaults = parse_runner_defaults(
-            _pick(args.runner_defaults, "NBMOD_RUNNER_DEFAULTS") or "",
+            _pick(flags.runner_defaults, "NBMOD_RUNNER_DEFAULTS") or "",
             "--runner-defaults / NBMOD_RUNNER_DEFAULTS",
         )
     except ValueError as e:
         raise SettingsError(str(e)) from None
-    prefix = _pick(args.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or ""
+    prefix = _pick(flags.s3_prefix, "NBMOD_S3_PREFIX", "nbmodernizer") or ""
     memory = "/".join(p for p in (f"s3://{bucket}", prefix.strip("/"), "fix-memory") if p) + "/"
     settings = OperatorSettings(
         s3_bucket=bucket,
         s3_prefix=prefix,
-        s3_endpoint=_pick(args.s3_endpoint, "AWS_ENDPOINT_URL_S3"),
-        runner_s3_endpoint=_pick(args.runner_s3_endpoint, "NBMOD_RUNNER_S3_ENDPOINT"),
+        s3_endpoint=_pick(flags.s3_endpoint, "AWS_ENDPOINT_URL_S3"),
+        runner_s3_endpoint=_pick(flags.runner_s3_endpoint, "NBMOD_RUNNER_S3_ENDPOINT"),
         s3_secret=secret or None,
-        runner_image=_pick(args.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
+        runner_image=_pick(flags.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
         or DEFAULT_RUNNER_IMAGE,
         runner_defaults=defaults,
         max_input_files=int(
             _number(
-                args.max_input_files,
+                flags.max_input_files,
                 "NBMOD_MAX_INPUT_FILES",
                 DEFAULT_MAX_INPUT_FILES,
                 "--max-input-files",
@@ -209,7 +212,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         ),
         max_input_bytes=int(
             _number(
-                args.max_input_bytes,
+                flags.max_input_bytes,
                 "NBMOD_MAX_INPUT_BYTES",
                 DEFAULT_MAX_INPUT_BYTES,
                 "--max-input-bytes",
@@ -217,7 +220,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         ),
         max_submission_bytes=int(
             _number(
-                args.max_submission_bytes,
+                flags.max_submission_bytes,
                 "NBMOD_MAX_SUBMISSION_BYTES",
                 DEFAULT_MAX_SUBMISSION_BYTES,
                 "--max-submission-bytes",
@@ -225,7 +228,7 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         ),
         max_submission_rows=int(
             _number(
-                args.max_submission_rows,
+                flags.max_submission_rows,
                 "NBMOD_MAX_SUBMISSION_ROWS",
                 DEFAULT_MAX_SUBMISSION_ROWS,
                 "--max-submission-rows",
@@ -234,45 +237,47 @@ def from_arguments(args: argparse.Namespace) -> OperatorSettings:
         namespaces=namespaces,
         max_concurrent_jobs=int(
             _number(
-                args.max_concurrent_jobs, "NBMOD_MAX_CONCURRENT_JOBS", 20, "--max-concurrent-jobs"
+                flags.max_concurrent_jobs, "NBMOD_MAX_CONCURRENT_JOBS", 20, "--max-concurrent-jobs"
             )
         ),
         max_parallel_runs=int(
-            _number(args.max_parallel_runs, "NBMOD_MAX_PARALLEL_RUNS", 4, "--max-parallel-runs")
+            _number(flags.max_parallel_runs, "NBMOD_MAX_PARALLEL_RUNS", 4, "--max-parallel-runs")
         ),
-        metrics_port=int(_number(args.metrics_port, "NBMOD_METRICS_PORT", 9090, "--metrics-port")),
-        health_port=int(_number(args.health_port, "NBMOD_HEALTH_PORT", 8080, "--health-port")),
-        workers=int(_number(args.workers, "NBMOD_WORKERS", 8, "--workers")),
-        store_retries=int(_number(args.store_retries, "NBMOD_STORE_RETRIES", 5, "--store-retries")),
+        metrics_port=int(_number(flags.metrics_port, "NBMOD_METRICS_PORT", 9090, "--metrics-port")),
+        health_port=int(_number(flags.health_port, "NBMOD_HEALTH_PORT", 8080, "--health-port")),
+        workers=int(_number(flags.workers, "NBMOD_WORKERS", 8, "--workers")),
+        store_retries=int(
+            _number(flags.store_retries, "NBMOD_STORE_RETRIES", 5, "--store-retries")
+        ),
         store_cache_mib=int(
-            _number(args.store_cache_mib, "NBMOD_STORE_CACHE_MIB", 64, "--store-cache-mib")
+            _number(flags.store_cache_mib, "NBMOD_STORE_CACHE_MIB", 64, "--store-cache-mib")
         ),
-        retry_seconds=_number(args.retry_seconds, "NBMOD_RETRY_SECONDS", 30.0, "--retry-seconds"),
+        retry_seconds=_number(flags.retry_seconds, "NBMOD_RETRY_SECONDS", 30.0, "--retry-seconds"),
         deadline_margin_seconds=int(
             _number(
-                args.deadline_margin_seconds,
+                flags.deadline_margin_seconds,
                 "NBMOD_DEADLINE_MARGIN_SECONDS",
                 120,
                 "--deadline-margin-seconds",
             )
         ),
-        fix_memory=_pick(args.fix_memory, "NBMOD_FIX_MEMORY", memory) or memory,
+        fix_memory=_pick(flags.fix_memory, "NBMOD_FIX_MEMORY", memory) or memory,
         llm_budget_usd_per_hour=_optional_number(
-            args.llm_budget_usd_per_hour,
+            flags.llm_budget_usd_per_hour,
             "NBMOD_LLM_BUDGET_USD_PER_HOUR",
             "--llm-budget-usd-per-hour",
         ),
         llm_budget_usd=_optional_number(
-            args.llm_budget_usd, "NBMOD_LLM_BUDGET_USD", "--llm-budget-usd"
+            flags.llm_budget_usd, "NBMOD_LLM_BUDGET_USD", "--llm-budget-usd"
         ),
         leader_election=(
-            args.leader_election
+            flags.leader_election
             or (_pick(None, "NBMOD_LEADER_ELECTION") or "").lower() in ("1", "true", "yes")
         ),
-        lease_namespace=_pick(args.lease_namespace, "NBMOD_LEASE_NAMESPACE")
+        lease_namespace=_pick(flags.lease_namespace, "NBMOD_LEASE_NAMESPACE")
         or os.environ.get("POD_NAMESPACE")
         or (namespaces[0] if namespaces else "default"),
-        lease_seconds=_number(args.lease_seconds, "NBMOD_LEASE_SECONDS", 15.0, "--lease-seconds"),
+        lease_seconds=_number(flags.lease_seconds, "NBMOD_LEASE_SECONDS", 15.0, "--lease-seconds"),
     )
     if settings.lease_seconds < 3:
         raise SettingsError("--lease-seconds / NBMOD_LEASE_SECONDS must be at least 3")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import sys
@@ -15,17 +14,11 @@ import nbformat
 from nbmodernizer.scan import formats
 from nbmodernizer.scan.batch import changed_files, scan_all
 from nbmodernizer.scan.finding import FileReport, Scanner, build_scanner
+from nbmodernizer.scan.options import FixOptions, ScanOptions, Selection
 from nbmodernizer.scan.sources import SourceError, find
 from nbmodernizer.scan.summary import render, summarize
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
-
-_STATIC = (
-    "Finds what the loop's rules would change before anything runs: every rule with a probe "
-    "that says the installed library lacks the legacy API, for files that import its library. "
-    "Reactive-only rules (applied when a cell's error matches, such as `x.append(...)` on a "
-    "DataFrame) and score-calibration rules need a run and are not found here."
-)
 
 
 def _version() -> str:
@@ -35,15 +28,11 @@ def _version() -> str:
         return "0"
 
 
-def _scanner(args: argparse.Namespace) -> Scanner:
-    return build_scanner(_split(args.select), _split(args.ignore), args.gpu)
+def _scanner(args: Selection) -> Scanner:
+    return build_scanner(args.select, args.ignore, args.gpu)
 
 
-def _split(values: Sequence[str] | None) -> list[str]:
-    return [part for value in values or () for part in value.split(",") if part]
-
-
-def _reports(args: argparse.Namespace, with_text: bool = False) -> list[FileReport] | None:
+def _reports(args: Selection, with_text: bool = False) -> list[FileReport] | None:
     try:
         paths = find(args.paths)
     except SourceError as error:
@@ -63,8 +52,8 @@ def _bad_input(reports: Sequence[FileReport]) -> bool:
     return any(report.error or report.cell_errors for report in reports)
 
 
-def _scan(args: argparse.Namespace) -> int:
-    reports = _reports(args)
+def scan(args: ScanOptions) -> int:
+    reports = _reports(args.selection)
     if reports is None:
         return EXIT_BAD_INPUT
     findings = [f for report in reports for f in report.findings]
@@ -75,7 +64,7 @@ def _scan(args: argparse.Namespace) -> int:
     elif args.format == "json":
         print(formats.as_json(findings, defects), end="")
     elif args.format == "sarif":
-        log = formats.sarif(findings, _scanner(args).rules, _version(), defects)
+        log = formats.sarif(findings, _scanner(args.selection).rules, _version(), defects)
         print(json.dumps(log, indent=2))
     else:
         print(formats.text(findings, defects), end="")
@@ -108,8 +97,8 @@ def _lines(text: str) -> list[str]:
     return [line + "\n" for line in text.split("\n")] if text else []
 
 
-def _fix(args: argparse.Namespace) -> int:
-    reports = _reports(args, with_text=True)
+def fix(args: FixOptions) -> int:
+    reports = _reports(args.selection, with_text=True)
     if reports is None:
         return EXIT_BAD_INPUT
     changed = 0
@@ -129,43 +118,3 @@ def _fix(args: argparse.Namespace) -> int:
     if _bad_input(reports):
         return EXIT_BAD_INPUT
     return EXIT_FOUND if args.diff and changed else EXIT_CLEAN
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="notebooks, .py files, folders")
-    parser.add_argument(
-        "--select",
-        action="append",
-        help="only these rules: rule ids or libraries, prefixes as in ruff (pandas, "
-        "sklearn.cross-validation-module); comma-separated or repeated",
-    )
-    parser.add_argument("--ignore", action="append", help="not these rules (as --select)")
-    parser.add_argument(
-        "--gpu", action="store_true", help="the notebooks will run with a GPU (keep GPU settings)"
-    )
-    parser.add_argument("-j", "--jobs", type=int, help="processes (default: one per CPU core)")
-
-
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    scan = commands.add_parser(
-        "scan",
-        help="list legacy API uses in notebooks and .py files, without running anything",
-        description=_STATIC + " Exit codes: 0 nothing found, 1 findings, 2 bad input.",
-    )
-    _common(scan)
-    scan.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    scan.add_argument(
-        "--summary", action="store_true", help="counts by library and rule, and the triage"
-    )
-    scan.set_defaults(handler=_scan)
-    fix = commands.add_parser(
-        "fix",
-        help="apply the rules `nbmod scan` finds, in place",
-        description=_STATIC
-        + " Changed cells lose their outputs (as in the loop); other cells are kept."
-        " Exit codes: 0 done (with --diff: nothing to change), 1 with --diff: changes shown,"
-        " 2 bad input.",
-    )
-    _common(fix)
-    fix.add_argument("--diff", action="store_true", help="print a unified diff, write nothing")
-    fix.set_defaults(handler=_fix)

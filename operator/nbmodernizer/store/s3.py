@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -104,57 +106,55 @@ def write_s3_once(client: Any, bucket: str, key: str, data: bytes) -> str:
     return uri
 
 
-def read_s3(client: Any, bucket: str, key: str) -> bytes:
+_MISSING = ("NoSuchKey", "404", "NotFound")  # GET's code, and HEAD's (which has no body)
+
+
+@contextmanager
+def _reading(uri: str) -> Iterator[None]:
+    """S3's errors on reading `uri` as ours: FileNotFoundError for no such object, StoreError
+    for any other refusal, or when S3 cannot be reached."""
     from botocore.exceptions import BotoCoreError, ClientError
 
     try:
-        body = client.get_object(Bucket=bucket, Key=key)["Body"]
-        return bytes(body.read())
+        yield
     except ClientError as error:
-        code = error.response.get("Error", {}).get("Code")
-        if code in ("NoSuchKey", "404"):
-            raise FileNotFoundError(f"s3://{bucket}/{key}") from None
-        raise StoreError(f"cannot read s3://{bucket}/{key}: {error}") from None
+        if error.response.get("Error", {}).get("Code") in _MISSING:
+            raise FileNotFoundError(uri) from None
+        raise StoreError(f"cannot read {uri}: {error}") from None
     except BotoCoreError as error:
-        raise StoreError(f"cannot reach S3 for s3://{bucket}/{key}: {error}") from None
+        raise StoreError(f"cannot reach S3 for {uri}: {error}") from None
+
+
+def read_s3(client: Any, bucket: str, key: str) -> bytes:
+    with _reading(f"s3://{bucket}/{key}"):
+        data = bytes(client.get_object(Bucket=bucket, Key=key)["Body"].read())
+    return data
 
 
 def head_s3(client: Any, bucket: str, key: str) -> bool:
     """Whether the object exists."""
-    from botocore.exceptions import BotoCoreError, ClientError
-
-    uri = f"s3://{bucket}/{key}"
     try:
-        client.head_object(Bucket=bucket, Key=key)
-    except BotoCoreError as error:
-        raise StoreError(f"cannot reach S3 for {uri}: {error}") from None
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-            return False
-        raise StoreError(f"cannot read {uri}: {error}") from None
+        with _reading(f"s3://{bucket}/{key}"):
+            client.head_object(Bucket=bucket, Key=key)
+    except FileNotFoundError:
+        return False
     return True
 
 
 def read_s3_at_most(client: Any, bucket: str, key: str, max_bytes: int) -> bytes | int | None:
     """The object (one GET), or its size when it is larger than `max_bytes` (its body is then
     not read), or None when there is no such object."""
-    from botocore.exceptions import BotoCoreError, ClientError
-
-    uri = f"s3://{bucket}/{key}"
     try:
-        reply = client.get_object(Bucket=bucket, Key=key)
-        body = reply["Body"]
-        size = int(reply.get("ContentLength", 0))
-        if size > max_bytes:
-            body.close()
-            return size
-        data = bytes(body.read(max_bytes + 1))
-    except BotoCoreError as error:
-        raise StoreError(f"cannot reach S3 for {uri}: {error}") from None
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-            return None
-        raise StoreError(f"cannot read {uri}: {error}") from None
+        with _reading(f"s3://{bucket}/{key}"):
+            reply = client.get_object(Bucket=bucket, Key=key)
+            body = reply["Body"]
+            size = int(reply.get("ContentLength", 0))
+            if size > max_bytes:
+                body.close()
+                return size
+            data = bytes(body.read(max_bytes + 1))
+    except FileNotFoundError:
+        return None
     return data if len(data) <= max_bytes else len(data)
 
 

@@ -6,7 +6,7 @@ signature (`signature`) in a shared memory (`entries`, on a folder or an S3 pref
 `objects`). The `memory` fixer (`fixer`, `apply`) applies remembered patterns to later
 notebooks with the same error, at no cost; each use is scored after the revision it made
 runs (`learn`), and entries that keep failing are retired. `export` turns proven entries
-into rule proposals; `commands` is `nbmod memory`.
+into rule proposals; `nbmod memory` is `nbmodernizer.commands.memory`.
 """
 
 from nbmodernizer.fixers.memory.entries import Entry, FixMemory

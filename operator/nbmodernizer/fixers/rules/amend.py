@@ -127,7 +127,8 @@ def suspects(
         lines = sources.get(cell, "").splitlines()
         if before is None or not used or line is None or not 0 < line <= len(lines):
             continue
-        suspect = _suspect(error, cell, line, lines[line - 1], before, used, context, rewrite)
+        raised = _Raised(error, cell, line, lines[line - 1], before, used, context, rewrite)
+        suspect = _suspect(raised)
         if suspect is not None:
             found.append(suspect)
     return found
@@ -170,27 +171,31 @@ def _cell_rules(uses: Sequence[RuleUse], cell: int, rules: Mapping[str, Rule]) -
     return tuple(Use(rules[i], a, frozenset(flipped.get(i, ()))) for i, a in whole.items())
 
 
-def _suspect(
-    error: CellError,
-    cell: int,
-    line: int,
-    raised: str,
-    before: str,
-    used: CellRules,
-    context: RuleContext,
-    rewrite: Rewriter,
-) -> Suspect | None:
+@dataclass(frozen=True)
+class _Raised:
+    """A line that raised in a cell the rules rewrote, and what is needed to redo that cell."""
+
+    error: CellError
+    cell: int
+    line: int
+    text: str  # the line as it stands in the cell
+    before: str  # the cell before the rules
+    used: CellRules
+    context: RuleContext
+    rewrite: Rewriter
+
+
+def _suspect(raised: _Raised) -> Suspect | None:
+    used = raised.used
     for position in reversed(range(len(used))):
         others = used[:position] + used[position + 1 :]
-        if raised.strip() in _lines_without(before, others, context, rewrite):
+        if raised.text.strip() in _lines_without(raised, others):
             continue  # the line is there without this rule: it did not write it
-        return _answer(error, cell, line, raised, before, used, position, context, rewrite)
+        return _answer(raised, position)
     return None
 
 
-def _lines_without(
-    before: str, others: CellRules, context: RuleContext, rewrite: Rewriter
-) -> set[str]:
+def _lines_without(raised: _Raised, others: CellRules) -> set[str]:
     """The lines the other rules write, each read both ways where it was flipped somewhere."""
     readings = [[as_applied(u.rule, u.action) for u in others]]
     if any(u.flipped for u in others):
@@ -200,35 +205,25 @@ def _lines_without(
     return {
         text.strip()
         for rules in readings
-        for text in rewrite(before, rules, context, Recorder())[0].splitlines()
+        for text in raised.rewrite(raised.before, rules, raised.context, Recorder())[0].splitlines()
     }
 
 
-def _answer(
-    error: CellError,
-    cell: int,
-    line: int,
-    raised: str,
-    before: str,
-    used: CellRules,
-    position: int,
-    context: RuleContext,
-    rewrite: Rewriter,
-) -> Suspect:
+def _answer(raised: _Raised, position: int) -> Suspect:
+    error, cell, line, used = raised.error, raised.cell, raised.line, raised.used
     use = used[position]
     rule = use.rule
     others = used[:position] + used[position + 1 :]
     if use.action == APPLIED and line not in use.flipped and rule.alternative is not None:
         flip = dataclasses.replace(use, flipped=use.flipped | {line})
-        redone = compose(
-            before, (*used[:position], flip, *used[position + 1 :]), cell, context, rewrite
-        )
+        flipped = (*used[:position], flip, *used[position + 1 :])
+        redone = compose(raised.before, flipped, cell, raised.context, raised.rewrite)
         lines = redone.source.splitlines()
-        if line > len(lines) or lines[line - 1] != raised:
+        if line > len(lines) or lines[line - 1] != raised.text:
             return Suspect(rule, cell, line, error, ALTERNATIVE, redone.source, redone.uses)
         # the alternative reads this occurrence the same: it has no other reading of it
     if rule.kind is Kind.SILENT:
-        redone = compose(before, others, cell, context, rewrite)
+        redone = compose(raised.before, others, cell, raised.context, raised.rewrite)
         uses = (*redone.uses, RuleUse(rule=rule.id, cells=[cell], action=REVERTED))
         return Suspect(rule, cell, line, error, REVERTED, redone.source, uses)
     return Suspect(rule, cell, line, error, "", None, ())

@@ -42,11 +42,15 @@ def lacks(module: str, *names: str) -> bool:
 
 @functools.cache
 def no_parameter(function: str | Callable[..., object], parameter: str) -> bool:
-    """Whether a function (or a dotted path to one, `sklearn.svm.SVC`) takes no `parameter`."""
+    """Whether a function (or a dotted path to one, `sklearn.svm.SVC`) takes no `parameter`
+    (False when its library is not installed)."""
     target = function
     if isinstance(target, str):
         module, _, name = target.rpartition(".")
-        target = getattr(importlib.import_module(module), name)
+        found = import_optional(module)
+        if found is None:
+            return False
+        target = getattr(found, name)
     assert callable(target)
     return parameter not in inspect.signature(target).parameters
 

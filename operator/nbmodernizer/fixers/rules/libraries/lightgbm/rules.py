@@ -26,6 +26,7 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     module_alias,
 )
 from nbmodernizer.fixers.rules.toolkit.nodes import code, dotted_name, qualified
+from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
 
 SKLEARN_CLASSES = (
     "lightgbm.LGBMClassifier",
@@ -311,13 +312,6 @@ class _SilentToVerbose(cst.CSTTransformer):
         return updated_node.with_changes(args=args)
 
 
-@cache
-def _silent_unknown() -> bool:
-    import lightgbm
-
-    return "silent" not in inspect.signature(lightgbm.LGBMModel.__init__).parameters
-
-
 _DATA = (
     "import numpy as np\n"
     "import lightgbm as lgb\n"
@@ -568,7 +562,7 @@ RULES = (
         "parameter now: the model logs)",
         kind=Kind.SILENT,
         rewrite=cst_rewrite(_SilentToVerbose, ("silent",)),
-        gone=_silent_unknown,
+        gone=lambda: no_parameter("lightgbm.LGBMModel", "silent"),
         examples=(
             Example(
                 before=(

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -13,7 +10,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import CallRewriter, bound_argument
 from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.moves import move_modules, move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
-from nbmodernizer.fixers.rules.toolkit.probes import lacks, module_gone
+from nbmodernizer.fixers.rules.toolkit.probes import lacks, module_gone, no_parameter
 
 # --- mlab.bivariate_normal ----------------------------------------------------------------------
 
@@ -48,11 +45,6 @@ def _axes3d(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None
         return None
     figure = code(atom(call.args[0].value))
     return expression(f"{figure}.add_subplot(projection='3d')")
-
-
-def _axes3d_silent() -> bool:
-    axes3d = importlib.import_module("mpl_toolkits.mplot3d").Axes3D
-    return "auto_add_to_figure" not in inspect.signature(axes3d.__init__).parameters
 
 
 AGG = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
@@ -116,7 +108,7 @@ RULES = (
         "longer adds the axes to the figure: the plot came out empty)",
         kind=Kind.SILENT,
         rewrite=rewrite_calls({"mpl_toolkits.mplot3d.Axes3D": _axes3d}),
-        gone=_axes3d_silent,
+        gone=lambda: no_parameter("mpl_toolkits.mplot3d.Axes3D", "auto_add_to_figure"),
         examples=(
             Example(
                 before=AGG + "from mpl_toolkits.mplot3d import Axes3D\n"

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -20,7 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
-from nbmodernizer.fixers.rules.toolkit.probes import lacks
+from nbmodernizer.fixers.rules.toolkit.probes import lacks, no_parameter
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
 
@@ -33,11 +30,6 @@ def _axlabel(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | Non
     xlabel, ylabel = (code(arg.value) for arg in arguments[0])
     pyplot = rewriter.module_ref("matplotlib.pyplot", "plt")
     return expression(f"{pyplot}.gca().set(xlabel={xlabel}, ylabel={ylabel})")
-
-
-def _stat_func_gone() -> bool:
-    seaborn = importlib.import_module("seaborn")
-    return "stat_func" not in inspect.signature(seaborn.jointplot).parameters
 
 
 RULES = (
@@ -63,7 +55,9 @@ RULES = (
                 r"(PathCollection|Line2D)\.set\(\) got an unexpected keyword argument 'stat_func'",
             ),
         ),
-        gone=lambda: lacks("seaborn", "lvplot", "axlabel") and _stat_func_gone(),
+        gone=lambda: (
+            lacks("seaborn", "lvplot", "axlabel") and no_parameter("seaborn.jointplot", "stat_func")
+        ),
         examples=(
             Example(
                 before=AGG + "import seaborn as sns\nfrom scipy import stats\n"

@@ -24,6 +24,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
+from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
 
 _CATEGORICAL = (
     "barplot",
@@ -133,12 +134,6 @@ _SIZED = frozenset(
 
 def _sized(call: cst.Call, context: RuleContext) -> bool:
     return _seaborn_function(call, context) in _SIZED and keyword_arg(call, "height") is None
-
-
-@functools.cache
-def _size_gone() -> bool:
-    seaborn = importlib.import_module("seaborn")
-    return "size" not in inspect.signature(seaborn.lmplot).parameters
 
 
 # --- factorplot -> catplot ---------------------------------------------------------------
@@ -282,7 +277,7 @@ RULES = (
         kind=Kind.API,
         rewrite=edit_keywords(_sized, {"size": rename_to("height")}),
         symptoms=(Symptom("TypeError", r"unexpected keyword argument 'size'"),),
-        gone=_size_gone,
+        gone=lambda: no_parameter("seaborn.lmplot", "size"),
         examples=(
             Example(
                 before=_SNS

@@ -25,7 +25,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     expression,
     qualified,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional
+from nbmodernizer.fixers.rules.toolkit.probes import import_optional, no_parameter
 
 # === TensorFlow 1.x ======================================================================
 
@@ -182,16 +182,6 @@ def _tf_call(*names: str) -> Callable[[cst.Call, RuleContext], bool]:
     return applies
 
 
-@functools.cache
-def _reduce_keywords_gone() -> bool:
-    import inspect
-
-    tensorflow = import_optional("tensorflow")
-    if tensorflow is None:
-        return False
-    return "keep_dims" not in inspect.signature(tensorflow.reduce_sum).parameters
-
-
 RULES = (
     Rule(
         id="tensorflow.v1-compat",
@@ -293,7 +283,7 @@ RULES = (
                 r"unexpected keyword argument '(reduction_indices|keep_dims|dimension)'",
             ),
         ),
-        gone=_reduce_keywords_gone,
+        gone=lambda: no_parameter("tensorflow.reduce_sum", "keep_dims"),
         examples=(
             Example(
                 before=TF_QUIET
