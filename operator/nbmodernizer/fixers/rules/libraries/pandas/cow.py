@@ -349,7 +349,11 @@ def _chained_assignment(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
     """`x[...][key] = v` or `x.a[key] = v` (`CowBase.column` needs one of those)."""
     return any(
         isinstance(target.value, ast.Subscript)
-        or (isinstance(target.value, ast.Attribute) and isinstance(target.value.value, ast.Name))
+        or (
+            isinstance(target.value, ast.Attribute)
+            and isinstance(target.value.value, ast.Name)
+            and target.value.attr not in NOT_COLUMNS
+        )
         for target in _assigned_subscripts(tree)
     )
 
