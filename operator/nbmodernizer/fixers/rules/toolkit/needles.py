@@ -218,3 +218,17 @@ def call_to(targets: Collection[str]) -> AstTrigger:
         )
 
     return trigger
+
+
+def call_named(*names: str) -> AstTrigger:
+    """A trigger: a call whose callee (a name or attribute chain) ends with the last segment
+    of one of `names` (`toolkit.calls.calls_to` matches a bare last segment too)."""
+    lasts = frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+    def trigger(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+        callees = (
+            dotted(node.func) for node in nodes(tree, ast.Call) if isinstance(node, ast.Call)
+        )
+        return any(callee.rsplit(".", 1)[-1] in lasts for callee in callees if callee)
+
+    return trigger
