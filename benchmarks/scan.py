@@ -1,7 +1,10 @@
 """`nbmod scan` on a thousand real-size notebooks, against `ruff check --select NPY201` on the
 same code, in the same run.
 
-    python benchmarks/scan.py [--notebooks 1000] [--jobs 2] [--keep DIR]
+    python benchmarks/scan.py [--notebooks 1000] [--jobs 2] [--keep DIR] [--baseline CHECKOUT]
+
+`--baseline`: another checkout of nbmodernizer (main's, say) scans the same notebooks in the
+same run, its code first on the path; its time and the ratio to it are printed too.
 
 Real-size: the sizes of 585 public Kaggle kernels (GitHub simisimon/kaggle-notebooks, read
 here, not kept): code cells per notebook quartiles 13 / 21 / 34, bytes per code cell deciles
@@ -29,6 +32,7 @@ import ast
 import base64
 import json
 import math
+import os
 import random
 import re
 import shutil
@@ -37,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -150,10 +155,27 @@ def corpus(folder: Path, count: int, seed: int = 0) -> tuple[Path, Path, dict[st
     return notebooks, scripts, sizes
 
 
-def timed(command: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+def timed(
+    command: list[str], env: dict[str, str] | None = None
+) -> tuple[float, subprocess.CompletedProcess[str]]:
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     return time.perf_counter() - started, done
+
+
+def scan(notebooks: Path, jobs: int, checkout: Path | None = None) -> tuple[float, dict[str, Any]]:
+    """`nbmod scan`'s wall time and summary, with a checkout's code first on the path."""
+    env = None
+    if checkout is not None:
+        paths = [str(checkout / "operator"), str(checkout), os.environ.get("PYTHONPATH", "")]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    command = [sys.executable, "-m", "nbmodernizer.cli", "scan", str(notebooks)]
+    command += ["--summary", "--format", "json", "-j", str(jobs)]
+    seconds, scanned = timed(command, env)
+    if scanned.returncode not in (0, 1):
+        raise SystemExit(scanned.stderr)
+    summary: dict[str, Any] = json.loads(scanned.stdout)
+    return seconds, summary
 
 
 def main() -> None:
@@ -161,6 +183,7 @@ def main() -> None:
     parser.add_argument("--notebooks", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", help="build the corpus here and keep it")
+    parser.add_argument("--baseline", help="another checkout to time on the same notebooks")
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="nbmod-scan-"))
     try:
@@ -169,23 +192,8 @@ def main() -> None:
         ruff_s, ruffed = timed(
             [ruff, "check", "--select", "NPY201", "--no-cache", "-q", str(scripts)]
         )
-        nbmod_s, scanned = timed(
-            [
-                sys.executable,
-                "-m",
-                "nbmodernizer.cli",
-                "scan",
-                str(notebooks),
-                "--summary",
-                "--format",
-                "json",
-                "-j",
-                str(args.jobs),
-            ]
-        )
-        if scanned.returncode not in (0, 1):
-            raise SystemExit(scanned.stderr)
-        summary = json.loads(scanned.stdout)
+        nbmod_s, summary = scan(notebooks, args.jobs)
+        baseline = scan(notebooks, args.jobs, Path(args.baseline)) if args.baseline else None
         ruff_findings = sum(1 for line in ruffed.stdout.splitlines() if "NPY201" in line)
         print(
             f"{args.notebooks} notebooks ({sizes['cells']:.0f} code cells, "
@@ -202,6 +210,12 @@ def main() -> None:
             f"{ruff_findings} findings"
         )
         print(f"ratio nbmod / ruff: {nbmod_s / ruff_s:.0f}x")
+        if baseline is not None:
+            print(
+                f"baseline ({args.baseline}) scan: {baseline[0]:.1f} s, "
+                f"{baseline[1]['findings']} findings; ratio baseline / nbmod: "
+                f"{baseline[0] / nbmod_s:.2f}x"
+            )
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

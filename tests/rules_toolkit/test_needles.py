@@ -1,9 +1,11 @@
-"""toolkit.needles: a rule's trigger names let a cell that mentions none of them go unparsed,
-and never hide a finding: the same findings and rewrites with and without them, on every
-rule's own examples and on the repository's notebooks."""
+"""toolkit.needles: a rule's trigger names (and its `ast` trigger) let a cell that mentions
+none of them go unparsed, and never hide a finding: the same findings and rewrites with and
+without them, on every rule's own examples (whole, and one statement a cell) and on the
+repository's notebooks."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,10 @@ import pytest
 from nbmodernizer.fixers.rules import all_libraries, all_rules
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.fixer import notebook_context
+from nbmodernizer.fixers.rules.libraries.pandas import cow
 from nbmodernizer.fixers.rules.toolkit import needles as needles_module
 from nbmodernizer.fixers.rules.toolkit.cells import needles, read_cell
-from nbmodernizer.fixers.rules.toolkit.needles import mentions, parts
+from nbmodernizer.fixers.rules.toolkit.needles import mentions, parts, refers_to, triggered
 from nbmodernizer.notebook import CodeCell
 from nbmodernizer.scan.finding import Finding, Scanner
 from nbmodernizer.scan.sources import SourceFile, read
@@ -56,6 +59,30 @@ def test_a_cell_that_mentions_no_needle_is_not_parsed() -> None:
     read_cell.cache_clear()
     SCANNER.scan(SourceFile(Path("x.py"), source, (CodeCell(0, source),), None))
     assert read_cell.cache_info().misses == 0
+
+
+def test_a_reference_is_an_attribute_chain_an_imported_name_or_an_import() -> None:
+    moved = refers_to(["scipy.misc.imread"])
+    aliases = {"read": "scipy.misc.imread", "sp": "scipy"}
+    assert moved(ast.parse("img = read(path)"), aliases)
+    assert moved(ast.parse("img = sp.misc.imread(path)"), aliases)
+    assert moved(ast.parse("from scipy.misc import imread"), {})
+    assert moved(ast.parse("import scipy.misc.imread.x"), {})
+    assert moved(ast.parse("try:\n    pass\nexcept Exception as read:\n    pass"), aliases)
+    assert not moved(ast.parse("img = imread(path)  # scipy.misc.imread"), {})
+    assert not moved(ast.parse("read = 1\nf(read=2)"), {})
+    assert moved(ast.parse("from scipy.misc import *"), {}) is False  # the module did not move
+    assert refers_to(["scipy.misc"])(ast.parse("from scipy.misc import *"), {})
+
+
+def test_the_chained_assignment_trigger_is_an_assignment_to_a_chained_subscript() -> None:
+    def fires(code: str) -> bool:
+        return triggered(ast.parse(code), cow._chained_assignment, {})
+
+    assert fires("df['a'][df['b'] > 0] = 1")
+    assert fires("def f():\n    df.a[m] += 1")
+    assert not fires("df.loc[m, 'a'] = 1\nd = {}\nd['k'] = df['a'][m]")
+    assert triggered(None, cow._chained_assignment, {})  # no ast tree: LibCST decides
 
 
 def _scan(source: SourceFile) -> tuple[list[Finding], dict[int, str]]:
@@ -101,3 +128,34 @@ def test_needles_never_hide_a_finding_in_a_notebook(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _both(read(path), monkeypatch)
+
+
+def _one_statement_a_cell(source: str) -> SourceFile:
+    """The example with each top-level statement in a cell of its own (imports in one cell,
+    their names used in another)."""
+    lines = source.split("\n")
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        body = []
+    starts = [
+        min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        for node in body
+    ]
+    statements = [
+        "\n".join(lines[start - 1 : node.end_lineno])
+        for start, node in zip(starts, body, strict=True)
+    ] or [source]
+    code = tuple(CodeCell(n, statement) for n, statement in enumerate(statements))
+    return SourceFile(Path("example.ipynb"), source, code, None)
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.id)
+def test_needles_never_hide_a_finding_across_cells(
+    rule: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nbmodernizer.fixers.rules.model import Rule
+
+    assert isinstance(rule, Rule)
+    for example in rule.examples:
+        _both(_one_statement_a_cell(example.before), monkeypatch)

@@ -11,7 +11,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-from nbmodernizer.fixers.rules.toolkit.needles import parts
+from nbmodernizer.fixers.rules.toolkit.needles import call_to, parts
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
     expression,
@@ -382,4 +382,6 @@ class CallRewriter(ImportingTransformer):
 
 
 def rewrite_calls(targets: Mapping[str, CallBuilder]) -> Rewrite:
-    return cst_rewrite(lambda context: CallRewriter(context, targets), parts(*targets))
+    return cst_rewrite(
+        lambda context: CallRewriter(context, targets), parts(*targets), call_to(targets)
+    )

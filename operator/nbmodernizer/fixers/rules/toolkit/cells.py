@@ -14,7 +14,7 @@ from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, add_imports
-from nbmodernizer.fixers.rules.toolkit.needles import mentions
+from nbmodernizer.fixers.rules.toolkit.needles import AstTrigger, mentions, triggered
 from nbmodernizer.fixers.rules.toolkit.text import code_mask
 
 TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
@@ -76,14 +76,17 @@ def _watch(transformer: cst.CSTTransformer) -> list[bool]:
 class CstRewrite:
     """A Rewrite from a LibCST transformer built for the notebook's context; the imports the
     transformer asked for are added to the cell afterwards (`toolkit.imports`). `needles`:
-    skip cells that mention none (`toolkit.needles`; empty: never skip). `rules.batch` walks
-    many of these at once."""
+    skip cells that mention none; `trigger`: skip cells whose `ast` tree fails it
+    (`toolkit.needles`; none: never skip). `rules.batch` walks many of these at once."""
 
     factory: TransformerFactory
     needles: tuple[str, ...] = ()
+    trigger: AstTrigger | None = None
 
     def may_apply(self, source: str, context: RuleContext) -> bool:
-        return mentions(source, self.needles, context.aliases)
+        return mentions(source, self.needles, context.aliases) and triggered(
+            read_text(source).tree, self.trigger, context.aliases
+        )
 
     def __call__(self, source: str, context: RuleContext) -> str:
         if not self.may_apply(source, context):
@@ -102,10 +105,13 @@ class CstRewrite:
         return transform_python(source, transform)
 
 
-def cst_rewrite(factory: TransformerFactory, needles: tuple[str, ...] = ()) -> Rewrite:
+def cst_rewrite(
+    factory: TransformerFactory, needles: tuple[str, ...] = (), trigger: AstTrigger | None = None
+) -> Rewrite:
     """A Rewrite from a LibCST transformer built for the notebook's context (`CstRewrite`),
-    for cells that mention one of `needles` (every cell when there are none)."""
-    return CstRewrite(factory, needles)
+    for cells that mention one of `needles` (every cell when there are none) and whose tree
+    passes `trigger`."""
+    return CstRewrite(factory, needles, trigger)
 
 
 def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
@@ -182,7 +188,7 @@ def only_if(*needles: str, rewrite: Rewrite) -> Rewrite:
     """Skip parsing cells that cannot match: they mention none of `needles`
     (`toolkit.needles`: names as whole words, other needles as text)."""
     if isinstance(rewrite, CstRewrite):
-        return CstRewrite(rewrite.factory, needles)
+        return CstRewrite(rewrite.factory, needles, rewrite.trigger)
     return Guarded(needles, rewrite)
 
 

@@ -13,7 +13,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-from nbmodernizer.fixers.rules.toolkit.needles import parts
+from nbmodernizer.fixers.rules.toolkit.needles import parts, refers_to
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
     dotted_expression,
@@ -288,7 +288,9 @@ def move_names(
 ) -> Rewrite:
     """Old qualified names (modules or objects) -> where they live now, in one pass."""
     return cst_rewrite(
-        lambda context: NameMover(context, moves, keep_local, reference), parts(*moves)
+        lambda context: NameMover(context, moves, keep_local, reference),
+        parts(*moves),
+        refers_to(moves),
     )
 
 
@@ -379,7 +381,9 @@ class _AttributeReplacer(cst.CSTTransformer):
 
 def replace_attributes(targets: Mapping[str, str]) -> Rewrite:
     """`numpy.float` -> `float`, resolving aliases (`np.float` too)."""
-    return cst_rewrite(lambda context: _AttributeReplacer(context, targets), parts(*targets))
+    return cst_rewrite(
+        lambda context: _AttributeReplacer(context, targets), parts(*targets), refers_to(targets)
+    )
 
 
 class _MethodRenamer(cst.CSTTransformer):

@@ -7,17 +7,26 @@ names, and the words inside its strings and comments), or an imported name that 
 qualified name with that part (`from scipy.misc import imread as read`: a cell that mentions
 `read` mentions `imread`, `misc` and `scipy`); any other needle (`.ix[`, `'liblinear'`)
 matches as text.
+
+A rule may also declare an `AstTrigger`: a cheap test on the stdlib `ast` tree that
+`cells.parse` already built (a superset of where the rule could change the cell: an assignment
+to a subscript of a subscript, an attribute whose qualified name is a target), checked after
+the needles and before LibCST parses the cell. A cell that does not parse as Python 3 is not
+filtered by triggers.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+
+from nbmodernizer.fidelity.syntax import dotted
 
 _WORD = re.compile(r"\w+")
 
-# The tests turn this off to check that the needles never hide a finding.
+# The tests turn this off to check that the needles and triggers never hide a finding.
 ENABLED = True
 
 
@@ -80,3 +89,146 @@ def parts(*qualified: str) -> tuple[str, ...]:
         for piece in pieces[1:] or pieces:
             found[piece] = None
     return tuple(found)
+
+
+# --- triggers on the `ast` tree ---------------------------------------------------------------
+
+# (the cell's tree, the notebook's import aliases) -> whether the rule could change the cell
+AstTrigger = Callable[[ast.Module, Mapping[str, str]], bool]
+
+
+class _Index:
+    """The last tree's nodes by type (the rules of a cell ask in turn about the same tree)."""
+
+    def __init__(self) -> None:
+        self.tree: ast.Module | None = None  # held: its id is not reused meanwhile
+        self.by_type: dict[type, list[ast.AST]] = {}
+
+    def __call__(self, tree: ast.Module, kind: type) -> list[ast.AST]:
+        if tree is not self.tree:
+            self.tree, self.by_type = tree, {}
+            for node in ast.walk(tree):
+                self.by_type.setdefault(type(node), []).append(node)
+        return self.by_type.get(kind, [])
+
+
+_index = _Index()
+
+
+def nodes(tree: ast.Module, *kinds: type) -> Iterable[ast.AST]:
+    """The nodes of these exact types in the tree."""
+    for kind in kinds:
+        yield from _index(tree, kind)
+
+
+def triggered(
+    tree: ast.Module | None, trigger: AstTrigger | None, aliases: Mapping[str, str]
+) -> bool:
+    """Whether the rule's trigger holds for the cell (True without a trigger, or for a cell
+    that does not parse as Python 3)."""
+    if trigger is None or tree is None or not ENABLED:
+        return True
+    return trigger(tree, aliases)
+
+
+def _qualified(node: ast.expr, aliases: Mapping[str, str]) -> str | None:
+    """`toolkit.nodes.qualified` on the `ast` tree."""
+    name = dotted(node)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    resolved = aliases.get(head, head)
+    return f"{resolved}.{rest}" if rest else resolved
+
+
+def _names(tree: ast.Module) -> Iterable[str]:
+    """The identifiers LibCST sees as `Name` nodes outside imports (not keywords, parameters,
+    definitions' or attributes' names)."""
+    for node in nodes(tree, ast.Name, ast.ExceptHandler, ast.Global, ast.Nonlocal):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            yield node.name
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            yield from node.names
+
+
+def _imported(tree: ast.Module) -> Iterable[str]:
+    """The qualified names imports name: `a.b.c` for `import a.b.c` and `from a.b import c`,
+    the module for `from a.b import *`."""
+    for node in nodes(tree, ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+class _References:
+    """The last tree's references, with every dotted prefix of each (`numpy`, `numpy.random`,
+    `numpy.random.rand`): the qualified names (through the import aliases) of its attribute
+    chains, of its names bound by an import, and of what its imports name."""
+
+    def __init__(self) -> None:
+        self.key: tuple[ast.Module, Mapping[str, str]] | None = None  # held: ids not reused
+        self.found: frozenset[str] = frozenset()
+
+    def __call__(self, tree: ast.Module, aliases: Mapping[str, str]) -> frozenset[str]:
+        if self.key is None or self.key[0] is not tree or self.key[1] is not aliases:
+            names = [aliases[name] for name in set(_names(tree)) if name in aliases]
+            attributes = (
+                _qualified(node, aliases)
+                for node in nodes(tree, ast.Attribute)
+                if isinstance(node, ast.Attribute)
+            )
+            found: set[str] = set()
+            for name in [*names, *attributes, *_imported(tree)]:
+                if name is None:
+                    continue
+                pieces = name.split(".")
+                found.update(".".join(pieces[:end]) for end in range(1, len(pieces) + 1))
+            self.key, self.found = (tree, aliases), frozenset(found)
+        return self.found
+
+
+references = _References()
+
+
+def refers_to(targets: Collection[str]) -> AstTrigger:
+    """A trigger: the cell refers to a target, or to something under it (`references`):
+    through an attribute chain (`np.float`), a name an import bound (`imread` from
+    `from scipy.misc import imread`), or an import."""
+    wanted = frozenset(targets)
+
+    def trigger(tree: ast.Module, aliases: Mapping[str, str]) -> bool:
+        return not wanted.isdisjoint(references(tree, aliases))
+
+    return trigger
+
+
+def call_to(targets: Collection[str]) -> AstTrigger:
+    """A trigger: a call whose callee's qualified name (`pd.DataFrame(`) is a target."""
+    wanted = frozenset(targets)
+
+    def trigger(tree: ast.Module, aliases: Mapping[str, str]) -> bool:
+        return any(
+            _qualified(node.func, aliases) in wanted
+            for node in nodes(tree, ast.Call)
+            if isinstance(node, ast.Call)
+        )
+
+    return trigger
+
+
+def call_named(*names: str) -> AstTrigger:
+    """A trigger: a call whose callee (a name or attribute chain) ends with the last segment
+    of one of `names` (`toolkit.calls.calls_to` matches a bare last segment too)."""
+    lasts = frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+    def trigger(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+        callees = (
+            dotted(node.func) for node in nodes(tree, ast.Call) if isinstance(node, ast.Call)
+        )
+        return any(callee.rsplit(".", 1)[-1] in lasts for callee in callees if callee)
+
+    return trigger

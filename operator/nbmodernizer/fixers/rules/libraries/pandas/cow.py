@@ -5,8 +5,10 @@ Every transform here acts only on a name the notebook binds only to DataFrames /
 
 from __future__ import annotations
 
+import ast
 import functools
 import warnings
+from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
@@ -16,6 +18,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule
 from nbmodernizer.fixers.rules.toolkit.bindings import known_frames
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import nodes
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     dotted_name,
     literal_bool,
@@ -222,6 +225,55 @@ class ChainedInplace(CowBase):
         return cst.Assign(targets=[cst.AssignTarget(column)], value=value)
 
 
+# --- triggers: the `ast` shapes the transforms above can rewrite (a superset)
+
+
+def _assigned_subscripts(tree: ast.Module) -> Iterator[ast.Subscript]:
+    """The targets `_TargetRewriter` looks at that are subscripts."""
+    for node in nodes(tree, ast.Assign, ast.AugAssign):
+        if isinstance(node, ast.Assign):
+            target = node.targets[0] if len(node.targets) == 1 else None
+        else:
+            target = node.target if isinstance(node, ast.AugAssign) else None
+        if isinstance(target, ast.Subscript):
+            yield target
+
+
+def _chained_assignment(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+    """`x[...][key] = v` or `x.a[key] = v` (`CowBase.column` needs one of those)."""
+    return any(
+        isinstance(target.value, ast.Subscript)
+        or (
+            isinstance(target.value, ast.Attribute)
+            and isinstance(target.value.value, ast.Name)
+            and target.value.attr not in NOT_COLUMNS
+        )
+        for target in _assigned_subscripts(tree)
+    )
+
+
+def _chained_indexer(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+    """`x[...].iloc[key] = v` or `x.a.loc[key] = v`."""
+    return any(
+        isinstance(target.value, ast.Attribute)
+        and target.value.attr in ("loc", "iloc", "at", "iat")
+        and isinstance(target.value.value, ast.Subscript | ast.Attribute)
+        for target in _assigned_subscripts(tree)
+    )
+
+
+def _chained_inplace(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+    """A statement `x.method(..., inplace=...)` for a method of `_INPLACE`."""
+    return any(
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr in _INPLACE
+        and any(keyword.arg == "inplace" for keyword in node.value.keywords)
+        for node in nodes(tree, ast.Expr)
+    )
+
+
 @functools.cache
 def _copy_on_write() -> bool:
     """A chained assignment on a tiny frame does not reach the frame."""
@@ -244,7 +296,7 @@ RULES = (
             "`df[['a', 'b']][mask] = v` never worked and is left alone"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedAssignment),
+        rewrite=cst_rewrite(ChainedAssignment, trigger=_chained_assignment),
         gone=_copy_on_write,
         examples=(
             Example(
@@ -312,7 +364,7 @@ RULES = (
             "`df['a'].loc[k] = v` -> `df.loc[k, 'a'] = v` (also `.iat` / `.at`)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedIndexer, ("loc", "iloc", "at", "iat")),
+        rewrite=cst_rewrite(ChainedIndexer, ("loc", "iloc", "at", "iat"), _chained_indexer),
         gone=_copy_on_write,
         examples=(
             Example(
@@ -341,7 +393,7 @@ RULES = (
             "`interpolate`, `ffill`, `bfill`, `where`, `mask`) -> `df['a'] = df['a'].fillna(v)`"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ChainedInplace, ("inplace",)),
+        rewrite=cst_rewrite(ChainedInplace, ("inplace",), _chained_inplace),
         gone=_copy_on_write,
         examples=(
             Example(

@@ -358,7 +358,7 @@ RULES = (
         "`dtypes`, `backfill`/`pad` -> `bfill`/`ffill`, `mad()` -> "
         "`(x - x.mean()).abs().mean()`",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda context: _Methods(context, _METHODS), tuple(_METHODS)),
+        rewrite=cst_rewrite(lambda context: _Methods(context, _METHODS), (*_METHODS, "ftypes")),
         symptoms=(
             missing(FRAME_OR_SERIES, f"({_REMOVED}|ftypes)"),
             Symptom("TypeError", r"sort_index\(\) got an unexpected keyword argument 'by'"),

@@ -9,6 +9,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import pandas_lacks
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import refers_to
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     expression,
     qualified,
@@ -52,7 +53,9 @@ RULES = (
             "top of the cell when the notebook has none)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(ModuleAliases, ("datetime", "np")),
+        rewrite=cst_rewrite(
+            ModuleAliases, ("datetime", "np"), refers_to(("pandas.np", "pandas.datetime"))
+        ),
         symptoms=(Symptom("AttributeError", r"module 'pandas' has no attribute '(datetime|np)'"),),
         gone=lambda: pandas_lacks("", "datetime") and pandas_lacks("", "np"),
         examples=(

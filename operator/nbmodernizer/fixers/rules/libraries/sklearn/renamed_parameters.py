@@ -23,6 +23,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
+from nbmodernizer.fixers.rules.toolkit.needles import call_named
 from nbmodernizer.fixers.rules.toolkit.nodes import expression, is_constant
 from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
 
@@ -140,14 +141,15 @@ class _ScorerNames(cst.CSTTransformer):
         return updated_node.with_changes(args=args)
 
 
+_SHUFFLING_SPLITTERS = ("sklearn.model_selection.KFold", "sklearn.model_selection.StratifiedKFold")
+
+
 class _RandomStateWithoutShuffle(cst.CSTTransformer):
     """`KFold(n_splits=k, random_state=r)` without `shuffle=True`: `random_state` dropped."""
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
-        self.applies = calls_to(
-            "sklearn.model_selection.KFold", "sklearn.model_selection.StratifiedKFold"
-        )
+        self.applies = calls_to(*_SHUFFLING_SPLITTERS)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self.applies(original_node, self.context):
@@ -437,7 +439,13 @@ RULES = (
             "`random_state` dropped (it had no effect; it is an error today)"
         ),
         kind=Kind.API,
-        rewrite=only_if("random_state", rewrite=cst_rewrite(_RandomStateWithoutShuffle)),
+        rewrite=only_if(
+            "random_state",
+            rewrite=cst_rewrite(
+                _RandomStateWithoutShuffle,
+                trigger=call_named(*_SHUFFLING_SPLITTERS),
+            ),
+        ),
         symptoms=(
             Symptom("ValueError", r"Setting a random_state has no effect since shuffle is False"),
         ),
