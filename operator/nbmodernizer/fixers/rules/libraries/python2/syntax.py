@@ -180,7 +180,8 @@ def _numeric_literals(source: str, mask: str, _context: RuleContext) -> str:
         return source
     edits: list[Edit] = [  # octal first: `0777L` is octal (apply_edits keeps the first)
         (m.start(), m.end(), "0o" + m.group(1))
-        for m in re.finditer(r"(?<![\w.])0([0-7]+)[lL]?(?![\w.])", mask)
+        # not the exponent of a float: `1e-05` is not octal
+        for m in re.finditer(r"(?<![\w.])(?<![\d.][eE][+-])0([0-7]+)[lL]?(?![\w.])", mask)
         if m.group(1).strip("0")
     ]
     edits += [
@@ -419,10 +420,10 @@ RULES = (
         gone=lambda: rejected("x = 10L") and rejected("x = 0777"),
         examples=(
             Example(
-                before="big = 10L ** 20 + 0xFFL\nmode = 0755\nzero = 00\nf = 07.5\nx10L = 'x10L'\n",
-                after="big = 10 ** 20 + 0xFF\nmode = 0o755\nzero = 00\nf = 07.5\nx10L = 'x10L'\n",
+                before="big = 10L ** 20 + 0xFFL\nmode = 0755\nzero = 00\nf = 07.5\nx10L = 'x10L'\ntol = 1e-05\n",
+                after="big = 10 ** 20 + 0xFF\nmode = 0o755\nzero = 00\nf = 07.5\nx10L = 'x10L'\ntol = 1e-05\n",
                 error="SyntaxError",
-                check="big == 10 ** 20 + 255 and mode == 493 and zero == 0 and f == 7.5",
+                check="big == 10 ** 20 + 255 and mode == 493 and zero == 0 and f == 7.5 and tol == 1e-05",
             ),
         ),
     ),
