@@ -112,3 +112,31 @@ def test_print_continuations_run_identically_after_nbmod_fix(tmp_path: Path) -> 
     once = path.read_text()
     assert main(["fix", str(path)]) == 0
     assert path.read_text() == once
+
+
+def test_a_dict_of_data_frames_is_left_alone_and_a_frame_fixed(tmp_path: Path) -> None:
+    """Real code (issue #19): `data['tra']['dow'] = ...` on a dict of DataFrames was rewritten
+    into `data.loc['dow', 'tra'] = ...` (AttributeError: 'dict' object has no attribute 'loc').
+    A chained assignment on a DataFrame beside it is still rewritten."""
+    from testing.notebooks import notebook, write_notebook
+
+    sources = (
+        "import pandas as pd\n"
+        "data = {'tra': pd.DataFrame({'x': [1, 2]}), 'tes': pd.DataFrame({'x': [3]})}\n"
+        "df = pd.DataFrame({'a': [1, 2], 'b': [0, 0]})",
+        "data['tra']['dow'] = data['tra']['x'] * 2\nprint(data['tra']['dow'].tolist())",
+        "df['b'][df['a'] > 1] = 5\nprint(df['b'].tolist())",
+    )
+    path = write_notebook(tmp_path / "frames.ipynb", notebook(*sources))
+    before = _run(tmp_path / "before", path)
+    assert main(["fix", str(path)]) == 0
+    fixed = nbformat.read(path, as_version=4)
+    assert fixed.cells[2].source == sources[1]
+    assert fixed.cells[3].source != sources[2] and ".loc[" in fixed.cells[3].source
+    after = _run(tmp_path / "after", path)
+    assert _streams(before.cells[2]) == _streams(after.cells[2]) == [("stream", "[2, 4]\n")]
+    assert _streams(after.cells[3]) == [("stream", "[0, 5]\n")]
+    assert _streams(before.cells[3]) != _streams(after.cells[3])  # pandas 3 ignored it before
+    once = path.read_text()
+    assert main(["fix", str(path)]) == 0
+    assert path.read_text() == once
