@@ -1,5 +1,5 @@
 """Which PyPI distribution provides an import name: `module_packages.tsv`, derived from the
-distributions' own data (their wheels' top-level names) by `scripts/module-packages`.
+distributions' own data (their wheels' top-level names) by `scripts/module_packages.py`.
 
 A name that is not there (a Kaggle-only helper such as `learntools`, a file the author had
 next to the notebook) is no package's: nothing to install.
