@@ -74,3 +74,30 @@ def test_only_the_extra_arguments_are_named_and_only_when_it_is_unambiguous() ->
         g = other(1, 2, 3, 4)
         """
     )
+
+
+def test_pandas_methods_on_an_unknown_receiver_are_named_only_where_the_value_fits() -> None:
+    """Found by the precision suite in scikit-learn's own code: `xp.any(xp.isinf(X))` and
+    `xp.where(c, a, b)` (an array namespace, not pandas) became `xp.any(axis=...)`; a legacy
+    pandas call passed an axis or a flag there."""
+    from nbmodernizer.fixers.rules import all_rules
+    from nbmodernizer.fixers.rules.fixer import notebook_context
+
+    [rule] = [r for r in all_rules() if r.id == "pandas.keyword-only-arguments"]
+
+    def rewrite(source: str) -> str:
+        context, _ = notebook_context([source], False, None)
+        return rule.rewrite(source, context)
+
+    for untouched in ("has_inf = xp.any(xp.isinf(X))", "chosen = xp.where(c, a, b)"):
+        assert rewrite(untouched) == untouched
+    legacy_code = (
+        "big = (frame > 3).any(1)\n"
+        "dropped = frame.drop('a', 'columns')\n"
+        "frame.where(frame > 0, 0, True)\n"
+    )
+    assert rewrite(legacy_code) == (
+        "big = (frame > 3).any(axis=1)\n"
+        "dropped = frame.drop('a', axis='columns')\n"
+        "frame.where(frame > 0, 0, inplace=True)\n"
+    )

@@ -19,6 +19,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     dotted_name,
+    literal_bool,
     qualified,
     string_literal,
 )
@@ -97,7 +98,32 @@ def keyword_only_callee(call: cst.Call, context: RuleContext) -> Accepts | None:
     if not isinstance(func, cst.Attribute) or is_module_receiver(func.value, context):
         return None
     method = func.attr.value
-    return _method(method) if method in KEYWORD_ONLY_METHODS or method in LEGACY_ORDER else None
+    if method not in KEYWORD_ONLY_METHODS and method not in LEGACY_ORDER:
+        return None
+    accepted = _method(method)
+    if accepted is None or not _fits_first_extra(call, accepted):
+        return None
+    return accepted
+
+
+# The receiver of a method call is not known: `xp.any(xp.isinf(X))` (an array namespace) or
+# `xp.where(c, a, b)` are not pandas. What pandas' legacy positional argument was decides:
+# the first one named must be what such a parameter took (an axis, a flag).
+_AXES = frozenset({"0", "1", "index", "columns", "rows"})  # an integer as written, or a name
+_FLAGS = frozenset({"inplace", "drop", "append", "verify_integrity", "skipna", "bool_only"})
+
+
+def _fits_first_extra(call: cst.Call, accepted: Accepts) -> bool:
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    if len(positional) <= accepted.positional:
+        return True  # nothing to name
+    name, value = accepted.keyword_only[0], positional[accepted.positional].value
+    if name == "axis":
+        axis = value.value if isinstance(value, cst.Integer) else string_literal(value)
+        return axis in _AXES
+    if name in _FLAGS:
+        return literal_bool(value) is not None
+    return True
 
 
 class NumericOnly(cst.CSTTransformer):
