@@ -42,7 +42,7 @@ def test_a_local_run_is_admitted_and_revision_0_kept(case: Path, tmp_path: Path)
     admitted = admit(spec_of(case), case, store, tmp_path / "scratch")
     assert store.get(0, NOTEBOOK) == (case / "notebook.ipynb").read_bytes()
     assert admitted.inputs == case / "input"
-    assert list(admitted.answers.columns) == ["id", "y"] and len(admitted.answers) == 4
+    assert admitted.answers.targets == ("y",) and len(admitted.answers) == 4
     assert admitted.notes == []
 
 

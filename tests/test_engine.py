@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from nbmodernizer.engine import (
@@ -18,6 +17,7 @@ from nbmodernizer.engine import (
 )
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, Learner
+from nbmodernizer.grade import parse_answers
 from nbmodernizer.loop import Attempt, Execute, Finish, Graded, LoopState, RequestFix, start
 from nbmodernizer.notebook import copy_notebook, serialise
 from nbmodernizer.revision import RunOutput
@@ -32,7 +32,7 @@ from testing.notebooks import notebook
 SPEC = ModernizationSpec.model_validate(
     {"notebook": "n.ipynb", "score": {"metric": "accuracy", "target": 1.0, "answers": "a.csv"}}
 )
-ANSWERS = pd.DataFrame({"id": [1, 2], "y": [1, 0]})
+ANSWERS = parse_answers(b"id,y\n1,1\n2,0\n", "id")
 GOOD = b"id,y\n1,1\n2,0\n"
 
 

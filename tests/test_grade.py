@@ -3,10 +3,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from nbmodernizer.grade import (
+    Answers,
     AnswersError,
     SubmissionError,
     grade_submission,
@@ -29,11 +29,11 @@ def write(path: Path, text: str) -> Path:
 
 
 @pytest.fixture
-def answers(tmp_path: Path) -> pd.DataFrame:
+def answers(tmp_path: Path) -> Answers:
     return load_answers(write(tmp_path / "answers.csv", "id,y\n1,1\n2,0\n3,1\n4,1\n"), "id")
 
 
-def test_accuracy_joins_on_id_not_row_order(tmp_path: Path, answers: pd.DataFrame) -> None:
+def test_accuracy_joins_on_id_not_row_order(tmp_path: Path, answers: Answers) -> None:
     sub = write(tmp_path / "s.csv", "id,y\n4,1\n3,0\n2,0\n1,1\n")  # shuffled; id 3 wrong
     assert grade_submission(sub.read_bytes(), answers, spec("accuracy")) == 0.75
 
@@ -56,20 +56,20 @@ def test_accuracy_joins_on_id_not_row_order(tmp_path: Path, answers: pd.DataFram
     ],
 )
 def test_regression_metrics_match_hand_computation(
-    tmp_path: Path, answers: pd.DataFrame, metric: str, expected: float
+    tmp_path: Path, answers: Answers, metric: str, expected: float
 ) -> None:
     sub = write(tmp_path / "s.csv", "id,y\n1,1.5\n2,0\n3,0\n4,1\n")
     assert grade_submission(sub.read_bytes(), answers, spec(metric)) == pytest.approx(expected)
 
 
-def test_roc_auc_and_log_loss_on_probabilities(tmp_path: Path, answers: pd.DataFrame) -> None:
+def test_roc_auc_and_log_loss_on_probabilities(tmp_path: Path, answers: Answers) -> None:
     sub = write(tmp_path / "s.csv", "id,y\n1,0.9\n2,0.2\n3,0.4\n4,0.8\n")
     assert grade_submission(sub.read_bytes(), answers, spec("roc_auc")) == 1.0
     expected = -(math.log(0.9) + math.log(0.8) + math.log(0.4) + math.log(0.8)) / 4
     assert grade_submission(sub.read_bytes(), answers, spec("log_loss")) == pytest.approx(expected)
 
 
-def test_qwk_perfect_and_f1(tmp_path: Path, answers: pd.DataFrame) -> None:
+def test_qwk_perfect_and_f1(tmp_path: Path, answers: Answers) -> None:
     perfect = write(tmp_path / "p.csv", "id,y\n1,1\n2,0\n3,1\n4,1\n")
     assert grade_submission(perfect.read_bytes(), answers, spec("qwk")) == 1.0
     one_miss = write(tmp_path / "m.csv", "id,y\n1,1\n2,0\n3,0\n4,1\n")
@@ -88,7 +88,7 @@ def test_qwk_perfect_and_f1(tmp_path: Path, answers: pd.DataFrame) -> None:
     ],
 )
 def test_unusable_submissions_say_why(
-    tmp_path: Path, answers: pd.DataFrame, content: str | None, reason: str
+    tmp_path: Path, answers: Answers, content: str | None, reason: str
 ) -> None:
     submission = None if content is None else content.encode()
     with pytest.raises(SubmissionError, match=reason):

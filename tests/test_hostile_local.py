@@ -14,7 +14,7 @@ import pytest
 
 from nbmodernizer.engine import grade_revision
 from nbmodernizer.execute import kernel_environment
-from nbmodernizer.grade import SubmissionLimits
+from nbmodernizer.grade import SubmissionLimits, parse_answers
 from nbmodernizer.notebook import serialise
 from nbmodernizer.runner import runner_environment
 from nbmodernizer.spec import parse_modernization
@@ -113,9 +113,7 @@ def test_an_oversized_submission_is_kept_as_a_line_and_graded_as_an_error(
         },
         "test",
     ).spec
-    import pandas as pd
-
-    answers = pd.DataFrame({"id": [1], "y": [1]})
+    answers = parse_answers(b"id,y\n1,1\n", "id")
     score = grade_revision(store, 0, answers, spec, SubmissionLimits(max_bytes=10**6)).score
     assert score.value is None
     assert "submission.csv is 3000005 bytes, more than the 1000000 allowed" in str(score.reason)
@@ -184,12 +182,10 @@ def test_a_submission_with_a_monstrous_header_is_an_error(tmp_path: Path) -> Non
         },
         "test",
     ).spec
-    import pandas as pd
-
     wide = tmp_path / "submission.csv"
     wide.write_text("id,y," + ",".join(f"c{n}" for n in range(20_000)) + "\n1,1\n")
     with pytest.raises(SubmissionError, match="more than 10000 columns"):
-        grade_submission(wide.read_bytes(), pd.DataFrame({"id": [1], "y": [1]}), spec.score)
+        grade_submission(wide.read_bytes(), parse_answers(b"id,y\n1,1\n", "id"), spec.score)
 
 
 def test_in_one_process_the_kernel_finds_the_grants_and_the_store_refuses_each_edit(

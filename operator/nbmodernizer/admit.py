@@ -25,9 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
-
-from nbmodernizer.grade import AnswersError, load_answers
+from nbmodernizer.grade import Answers, AnswersError, load_answers
 from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.spec import ModernizationSpec, ScoreSpec
 from nbmodernizer.store import StoreError
@@ -46,7 +44,7 @@ class InvalidInputError(Exception):
 class Admitted:
     """What the loop needs from an admitted modernization."""
 
-    answers: pd.DataFrame
+    answers: Answers
     inputs: Path | None
     """The notebook's input folder on this machine; None without inputs, and in a cluster."""
     notes: list[str] = field(default_factory=list)
@@ -103,7 +101,7 @@ def keep_original(ref: str, base: Path | None, store: RevisionStore) -> bytes:
     return original
 
 
-def read_answers(score: ScoreSpec, base: Path | None) -> pd.DataFrame:
+def read_answers(score: ScoreSpec, base: Path | None) -> Answers:
     """The private answers, checked (an id column, a target column, unique ids)."""
     with tempfile.TemporaryDirectory(prefix="nbmod-answers-") as scratch:
         with _named("spec.score.answers"):

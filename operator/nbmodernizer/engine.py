@@ -17,13 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-import pandas as pd
-
 from nbmodernizer.execute import bounded_execution
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import Learner
-from nbmodernizer.grade import SubmissionLimits, grade_runs, score_runs
+from nbmodernizer.grade import Answers, SubmissionLimits, grade_runs, score_runs
 from nbmodernizer.loop import (
     Action,
     Attempt,
@@ -141,7 +139,7 @@ def stored_runs(
 def grade_revision(
     store: RevisionStore,
     revision: int,
-    answers: pd.DataFrame,
+    answers: Answers,
     spec: ModernizationSpec,
     limits: SubmissionLimits | None = None,
     count: int | None = None,

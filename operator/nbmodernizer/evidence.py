@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass
 
 from nbmodernizer.spec import RunsPolicy, ScoreSpec
+from nbmodernizer.student_t import quantile
 
 MIN_RUNS = 3  # before this many runs, no interval is trusted
 
@@ -56,12 +57,10 @@ def looks(spec: ScoreSpec) -> int:
 
 def interval(values: list[float], level: float) -> tuple[float, float]:
     """The Student-t confidence interval of the mean of `values` (at least 2) at `level`."""
-    from scipy import stats
-
     n = len(values)
     mean = math.fsum(values) / n
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * math.sqrt(variance / n)
+    half = quantile(0.5 + level / 2, n - 1) * math.sqrt(variance / n)
     return mean - half, mean + half
 
 

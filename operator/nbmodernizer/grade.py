@@ -9,21 +9,30 @@ A score reproduces the target s_t when
 
 from __future__ import annotations
 
-import importlib
-import io
 import math
-import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-import pandas as pd
-
+from nbmodernizer import scoring
 from nbmodernizer.evidence import weigh
+from nbmodernizer.scoring import MetricError
 from nbmodernizer.spec import Metric, ScoreSpec
 from nbmodernizer.status import ScoreResult
 from nbmodernizer.store.layout import Oversized
+from nbmodernizer.student_t import one_sample_t_test
+from nbmodernizer.table import (
+    Column,
+    CsvError,
+    Kind,
+    Sheet,
+    canonical_id,
+    column_kind,
+    joined,
+    kind_of,
+    read_csv,
+    typed_column,
+)
 
 HIGHER_IS_BETTER = {
     Metric.ACCURACY: True,
@@ -98,82 +107,95 @@ def _check_bounds(data: bytes, spec: ScoreSpec, limits: SubmissionLimits) -> Non
         )
 
 
-def load_answers(path: Path, id_column: str) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Answers:
+    """The private answers: an id per row (unique) and the target columns beside the id
+    column, none of them with a missing value."""
+
+    id_column: str
+    ids: tuple[str, ...]
+    targets: tuple[str, ...]
+    columns: tuple[Column, ...]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def load_answers(path: Path, id_column: str) -> Answers:
     try:
-        answers = pd.read_csv(path)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise AnswersError(f"answers file not found: {path}") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-        raise AnswersError(f"answers file {path} is not a readable CSV: {error}") from None
-    if id_column not in answers.columns:
+    return parse_answers(data, id_column, str(path))
+
+
+def parse_answers(data: bytes, id_column: str, name: str = "answers.csv") -> Answers:
+    """The answers in CSV `data` (`name`: the file, for the messages), checked: an id
+    column, a target column, unique ids, a row, no missing value."""
+    try:
+        sheet = read_csv(data)
+        rows = list(sheet.rows)
+    except CsvError as error:
+        raise AnswersError(f"answers file {name} is not a readable CSV: {error}") from None
+    header = sheet.header
+    if id_column not in header:
         raise AnswersError(
-            f"answers file {path} has no id column {id_column!r} "
-            f"(columns: {', '.join(map(str, answers.columns))}); set spec.score.idColumn"
+            f"answers file {name} has no id column {id_column!r} "
+            f"(columns: {', '.join(header)}); set spec.score.idColumn"
         )
-    if len(answers.columns) < 2:
-        raise AnswersError(f"answers file {path} has no target column beside {id_column!r}")
-    if answers[id_column].duplicated().any():
-        raise AnswersError(f"answers file {path} repeats ids in column {id_column!r}")
-    return answers
+    if len(header) < 2:
+        raise AnswersError(f"answers file {name} has no target column beside {id_column!r}")
+    id_at = header.index(id_column)
+    ids = tuple(canonical_id(row[id_at]) for row in rows)
+    if len(set(ids)) < len(ids):
+        raise AnswersError(f"answers file {name} repeats ids in column {id_column!r}")
+    if not rows:
+        raise AnswersError(f"answers file {name} has no rows")
+    targets = tuple(column for column in header if column != id_column)
+    columns: list[Column] = []
+    for target in targets:
+        at = header.index(target)
+        cells = [row[at] for row in rows]
+        for id_, cell in zip(ids, cells, strict=True):
+            if kind_of(cell) is Kind.MISSING:
+                raise AnswersError(
+                    f"answers file {name} has no value in column {target!r} for id {id_!r}"
+                )
+        columns.append(typed_column(cells, column_kind(cells)))
+    return Answers(id_column, ids, targets, tuple(columns))
 
 
-def _multi_class_labels(frame: pd.DataFrame) -> np.ndarray[Any, Any]:
-    labels: np.ndarray[Any, Any] = frame.to_numpy().argmax(axis=1)
-    return labels
-
-
-# scikit-learn and SciPy take about a second to import; the drivers import them on a thread
-# while the kernel runs (see `prewarm`), so grading adds no start-up time to an iteration.
-_HEAVY_MODULES = ("sklearn.metrics", "scipy.stats")
-
-
-def import_grading_libraries() -> None:
-    for name in _HEAVY_MODULES:
-        importlib.import_module(name)
-
-
-def prewarm() -> None:
-    """Start importing the grading libraries in the background."""
-    threading.Thread(
-        target=import_grading_libraries, name="nbmod-prewarm-grading", daemon=True
-    ).start()
-
-
-def compute_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
-    """`y_true`, `y_pred`: the target column(s), rows aligned."""
-    from sklearn import metrics as skm
-
-    single = y_true.shape[1] == 1
-    truth = y_true.iloc[:, 0].to_numpy() if single else y_true.to_numpy()
-    guess = y_pred.iloc[:, 0].to_numpy() if single else y_pred.to_numpy()
+def compute_metric(metric: Metric, truth: Sequence[Column], guess: Sequence[Column]) -> float:
+    """`truth`, `guess`: the target column(s), rows aligned; MetricError when the metric
+    cannot be computed on them."""
+    single = len(truth) == 1
     match metric:
         case Metric.ACCURACY:
-            return float(skm.accuracy_score(truth, guess))
+            return scoring.accuracy(truth, guess)
         case Metric.F1:
-            average = "binary" if single and len(np.unique(truth)) <= 2 else "macro"
-            return float(skm.f1_score(truth, guess, average=average))
+            binary = single and len(set(truth[0].values)) <= 2
+            return scoring.f1(truth, guess, "binary" if binary else "macro")
         case Metric.ROC_AUC:
-            return float(skm.roc_auc_score(truth, guess))
+            return scoring.roc_auc(truth, guess)
         case Metric.LOG_LOSS:
-            labels = truth if single else _multi_class_labels(y_true)
-            return float(
-                skm.log_loss(labels, guess, labels=None if single else range(y_true.shape[1]))
-            )
+            if single:
+                return scoring.log_loss(truth[0], guess)
+            return scoring.log_loss(scoring.row_argmax(truth), guess, range(len(truth)))
         case Metric.RMSE:
-            return float(math.sqrt(skm.mean_squared_error(truth, guess)))
+            return math.sqrt(scoring.mean_squared_error(truth, guess))
         case Metric.RMSLE:
-            return float(math.sqrt(skm.mean_squared_log_error(truth, guess)))
+            return math.sqrt(scoring.mean_squared_log_error(truth, guess))
         case Metric.MAE:
-            return float(skm.mean_absolute_error(truth, guess))
+            return scoring.mean_absolute_error(truth, guess)
         case Metric.R2:
-            return float(skm.r2_score(truth, guess))
+            return scoring.r2(truth, guess)
         case Metric.QWK:
-            return float(skm.cohen_kappa_score(truth, guess, weights="quadratic"))
+            return scoring.quadratic_weighted_kappa(truth, guess)
 
 
 def grade_submission(
     submission: Submission,
-    answers: pd.DataFrame,
+    answers: Answers,
     spec: ScoreSpec,
     limits: SubmissionLimits | None = None,
 ) -> float:
@@ -185,39 +207,52 @@ def grade_submission(
         raise SubmissionError(oversize_reason(spec.submission, submission.size, limits))
     _check_bounds(submission, spec, limits)
     try:
-        submitted = pd.read_csv(io.BytesIO(submission))
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        predicted = _predictions(read_csv(submission), answers, spec)
+    except CsvError as error:
         raise SubmissionError(f"{spec.submission} is not a readable CSV: {error}") from None
-    id_column = spec.id_column
-    targets = [c for c in answers.columns if c != id_column]
-    missing_columns = [c for c in [id_column, *targets] if c not in submitted.columns]
+    try:
+        return compute_metric(spec.metric, answers.columns, predicted)
+    except MetricError as error:
+        raise SubmissionError(f"cannot compute {spec.metric.value}: {error}") from None
+
+
+def _predictions(sheet: Sheet, answers: Answers, spec: ScoreSpec) -> list[Column]:
+    """The submission's target columns, in the answers' row order (CsvError for a malformed
+    row)."""
+    id_column, header = answers.id_column, sheet.header
+    missing_columns = [c for c in (id_column, *answers.targets) if c not in header]
     if missing_columns:
         raise SubmissionError(
-            f"{spec.submission} lacks column(s) {', '.join(map(str, missing_columns))} "
-            f"(has: {', '.join(map(str, submitted.columns))})"
+            f"{spec.submission} lacks column(s) {', '.join(missing_columns)} "
+            f"(has: {', '.join(header)})"
         )
-    if submitted[id_column].duplicated().any():
+    id_at = header.index(id_column)
+    target_at = [header.index(name) for name in answers.targets]
+    row_of = {id_: position for position, id_ in enumerate(answers.ids)}
+    found: list[list[str] | None] = [None] * len(answers)
+    kinds = [Kind.MISSING] * len(target_at)  # over the whole column, as pandas types it
+    seen: set[str] = set()
+    repeated = False
+    for row in sheet.rows:
+        id_ = canonical_id(row[id_at])
+        repeated = repeated or id_ in seen
+        seen.add(id_)
+        cells = [row[at] for at in target_at]
+        kinds = [joined(kind, kind_of(cell)) for kind, cell in zip(kinds, cells, strict=True)]
+        position = row_of.get(id_)
+        if position is not None:
+            found[position] = cells
+    if repeated:
         raise SubmissionError(f"{spec.submission} repeats ids in column {id_column!r}")
-    truth_ids = answers[id_column].astype(str)
-    merged = answers.assign(**{id_column: truth_ids}).merge(
-        submitted.assign(**{id_column: submitted[id_column].astype(str)}),
-        on=id_column,
-        how="left",
-        suffixes=("_true", "_pred"),
-        indicator=True,
-    )
-    absent = int((merged["_merge"] == "left_only").sum())
-    if absent:
+    rows = [cells for cells in found if cells is not None]
+    if len(rows) < len(found):
+        absent = len(found) - len(rows)
         raise SubmissionError(f"{spec.submission} lacks {absent} of {len(answers)} answer ids")
-    true_cols = [f"{c}_true" for c in targets]
-    pred_cols = [f"{c}_pred" for c in targets]
-    predicted = merged[pred_cols]
-    if predicted.isna().to_numpy().any():
+    if any(kind_of(cell) is Kind.MISSING for cells in rows for cell in cells):
         raise SubmissionError(f"{spec.submission} has empty predictions")
-    try:
-        return compute_metric(spec.metric, merged[true_cols], predicted)
-    except (ValueError, TypeError) as error:
-        raise SubmissionError(f"cannot compute {spec.metric.value}: {error}") from None
+    return [
+        typed_column([cells[index] for cells in rows], kind) for index, kind in enumerate(kinds)
+    ]
 
 
 def relative_gap(value: float, target: float) -> float:
@@ -232,21 +267,22 @@ class Verdict:
     p_value: float | None
 
 
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
 def reproducibility(values: list[float], spec: ScoreSpec) -> Verdict:
-    mean = float(np.mean(values))
-    in_band = relative_gap(mean, spec.target) <= spec.tolerance + 1e-12
+    mean_score = _mean(values)
+    in_band = relative_gap(mean_score, spec.target) <= spec.tolerance + 1e-12
     if len(values) < 2 or max(values) == min(values):
         return Verdict(reproduced=in_band, p_value=None)
-    from scipy import stats
-
-    test = stats.ttest_1samp(values, spec.target)
-    p_value = float(test.pvalue)
+    p_value = one_sample_t_test(values, spec.target).p_value
     return Verdict(reproduced=p_value >= spec.p_value, p_value=p_value)
 
 
 def grade_runs(
     submissions: list[Submission],
-    answers: pd.DataFrame,
+    answers: Answers,
     spec: ScoreSpec,
     limits: SubmissionLimits | None = None,
 ) -> ScoreResult:
@@ -273,14 +309,14 @@ def score_runs(values: list[float], failure: str | None, spec: ScoreSpec) -> Sco
         verdict = Verdict(reproduced=evidence.reproduced, p_value=None)
     else:
         verdict = reproducibility(values, spec)
-    mean = float(np.mean(values))
+    value = _mean(values)
     return ScoreResult(
         metric=spec.metric,
         target=spec.target,
-        value=mean,
+        value=value,
         values=values,
         reproduced=verdict.reproduced,
         p_value=verdict.p_value,
-        relative_gap=relative_gap(mean, spec.target),
+        relative_gap=relative_gap(value, spec.target),
         evidence=evidence.reason if spec.runs > 1 else None,
     )

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import pandas as pd
 import yaml
 
 from nbmodernizer.admit import InvalidInputError, admit, keep_original
@@ -30,7 +29,7 @@ from nbmodernizer.execute import ProgressCallback
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import build_learner
-from nbmodernizer.grade import prewarm as prewarm_grading
+from nbmodernizer.grade import Answers
 from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, start, unrunnable
 from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
 from nbmodernizer.runfolder import report_files, status_json
@@ -146,7 +145,6 @@ class LocalRun:
         except StoreError as error:  # S3 unreachable: here, nothing to wait for
             raise InvalidInputError(str(error)) from None
         self.notes.extend(admitted.notes)
-        prewarm_grading()
         driver = _InProcess(self, spec, admitted.answers, admitted.inputs)
         state, action = advance(self.store, *start(spec.fix.max_iterations), driver)
         assert isinstance(action, Finish)  # this driver never waits: it executes in process
@@ -159,7 +157,7 @@ class _InProcess:
 
     run: LocalRun
     spec: ModernizationSpec
-    answers: pd.DataFrame
+    answers: Answers
     inputs: Path | None
     chain: FixerChain | None = None  # built at the first fix: most imports are the rules'
 

@@ -14,11 +14,15 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
-
 from nbmodernizer.evidence import decide
 from nbmodernizer.execute import ProgressCallback, RunFolder, prepare_run_folder, run_notebook
-from nbmodernizer.grade import Submission, SubmissionLimits, grade_runs, read_submission_file
+from nbmodernizer.grade import (
+    Answers,
+    Submission,
+    SubmissionLimits,
+    grade_runs,
+    read_submission_file,
+)
 from nbmodernizer.notebook import Notebook, copy_notebook
 from nbmodernizer.spec import ModernizationSpec, RunsPolicy
 from nbmodernizer.status import ExecutionResult, ExecutionStatus
@@ -114,7 +118,7 @@ async def _execute_runs(
     return outputs
 
 
-def adaptive_stop(answers: pd.DataFrame, spec: ModernizationSpec) -> Enough | None:
+def adaptive_stop(answers: Answers, spec: ModernizationSpec) -> Enough | None:
     """For `runsPolicy: adaptive` where the answers are at hand (the local CLI): grade the
     runs as they finish and stop once `evidence.decide` says they decide. None for `fixed`."""
     if spec.score.runs_policy is RunsPolicy.FIXED:

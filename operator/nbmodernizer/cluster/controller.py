@@ -27,7 +27,6 @@ from nbmodernizer.cluster.kube import PLURAL, Kube
 from nbmodernizer.cluster.leader import LeaderElection, LeaseTiming
 from nbmodernizer.cluster.reconcile import Reconciler
 from nbmodernizer.cluster.settings import OperatorSettings
-from nbmodernizer.grade import import_grading_libraries
 from nbmodernizer.spec import API_GROUP, API_VERSION
 from nbmodernizer.status import Phase
 
@@ -121,7 +120,6 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
 
     @kopf.on.startup(registry=registry)
     async def startup(settings: kopf.OperatorSettings, **_: object) -> None:
-        import_grading_libraries()  # once, before workers race for the import lock
         settings.posting.level = logging.WARNING
         settings.watching.server_timeout = 300
         if operator.settings.metrics_port:

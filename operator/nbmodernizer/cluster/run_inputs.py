@@ -9,14 +9,11 @@ URI: pushed files are never changed.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 from nbmodernizer.admit import admit, read_answers
+from nbmodernizer.grade import Answers
 from nbmodernizer.spec import ModernizationSpec, NotebookModernization
 from nbmodernizer.store.revisions import RevisionStore, read_spec, write_spec
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 ANSWERS_CACHED = 256
 
@@ -24,7 +21,7 @@ ANSWERS_CACHED = 256
 class RunInputs:
     def __init__(self) -> None:
         self.frozen: dict[str, ModernizationSpec] = {}  # key -> the spec the run started with
-        self.cached: dict[str, pd.DataFrame] = {}  # answers URI -> DataFrame (oldest dropped first)
+        self.cached: dict[str, Answers] = {}  # answers URI -> answers (oldest dropped first)
         self.lock = threading.Lock()
 
     def frozen_spec(
@@ -52,7 +49,7 @@ class RunInputs:
         write_spec(store, spec, generation)
         return spec
 
-    def answers(self, spec: ModernizationSpec) -> pd.DataFrame:
+    def answers(self, spec: ModernizationSpec) -> Answers:
         cached = self.cached.get(spec.score.answers)
         if cached is None:
             cached = read_answers(spec.score, None)
@@ -63,7 +60,7 @@ class RunInputs:
         with self.lock:
             self.frozen.pop(key, None)
 
-    def _keep(self, uri: str, answers: pd.DataFrame) -> None:
+    def _keep(self, uri: str, answers: Answers) -> None:
         with self.lock:
             if len(self.cached) >= ANSWERS_CACHED:
                 self.cached.pop(next(iter(self.cached)))
