@@ -15,6 +15,7 @@ from nbmodernizer.grade import (
     score_runs,
 )
 from nbmodernizer.spec import Metric, ScoreSpec
+from nbmodernizer.table import Labels, Numbers
 
 
 def spec(metric: str, target: float = 1.0, **extra: object) -> ScoreSpec:
@@ -130,3 +131,28 @@ def test_score_runs_records_the_failure() -> None:
     )
     assert result.value is None and not result.reproduced
     assert result.reason == "the notebook did not write submission.csv"
+
+
+def test_a_malformed_row_is_named_by_its_line(answers: Answers) -> None:
+    with pytest.raises(SubmissionError, match="not a readable CSV: expected 2 fields in line 3"):
+        grade_submission(b"id,y\n1,1\n2,0,9\n3,1\n4,1\n", answers, spec("accuracy"))
+
+
+def test_a_cell_holding_a_nul_is_a_label_not_two_numbers(answers: Answers) -> None:
+    """Columns are typed by one match over their cells joined by NUL: a NUL inside a cell
+    must not pass for two numbers."""
+    with pytest.raises(SubmissionError, match="cannot compute rmse: could not convert"):
+        grade_submission(b"id,y\n1,1\x002\n2,0\n3,1\n4,1\n", answers, spec("rmse"))
+
+
+def test_answers_are_typed_as_pandas_typed_them(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.csv", "id,label,flag,score\n007,cat,True,1\n2,dog,false,2.5\n")
+    loaded = load_answers(path, "id")
+    assert loaded.ids == ("7", "2") and loaded.targets == ("label", "flag", "score")
+    assert loaded.columns == (Labels(("cat", "dog")), Numbers((1.0, 0.0)), Numbers((1.0, 2.5)))
+
+
+def test_an_answer_without_a_value_is_refused_naming_its_id(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.csv", "id,y\n1,1\n2,NA\n")
+    with pytest.raises(AnswersError, match="no value in column 'y' for id '2'"):
+        load_answers(path, "id")

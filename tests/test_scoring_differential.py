@@ -14,15 +14,18 @@ import io
 import math
 import random
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from sklearn import metrics as skm
 
 from nbmodernizer.grade import AnswersError, SubmissionError, grade_submission, parse_answers
 from nbmodernizer.spec import Metric, ScoreSpec
 
+ROOT = Path(__file__).resolve().parents[1]
 CASES_PER_METRIC = 160
 REFUSED = "refused"
 
@@ -57,21 +60,23 @@ def reference_metric(metric: Metric, y_true: pd.DataFrame, y_pred: pd.DataFrame)
             return float(skm.cohen_kappa_score(truth, guess, weights="quadratic"))
 
 
-def reference_grade(answers_csv: str, submission_csv: str, metric: Metric) -> float | str:
+def reference_grade(
+    answers_csv: str, submission_csv: str, metric: Metric, id_column: str = "id"
+) -> float | str:
     """`grade.load_answers` and `grade.grade_submission` before issue #20, condensed."""
     answers = pd.read_csv(io.StringIO(answers_csv))
     try:
         submitted = pd.read_csv(io.StringIO(submission_csv))
     except (pd.errors.ParserError, pd.errors.EmptyDataError):
         return REFUSED
-    targets = [c for c in answers.columns if c != "id"]
-    if any(c not in submitted.columns for c in ["id", *targets]):
+    targets = [c for c in answers.columns if c != id_column]
+    if any(c not in submitted.columns for c in [id_column, *targets]):
         return REFUSED
-    if submitted["id"].duplicated().any():
+    if submitted[id_column].duplicated().any():
         return REFUSED
-    merged = answers.assign(id=answers["id"].astype(str)).merge(
-        submitted.assign(id=submitted["id"].astype(str)),
-        on="id",
+    merged = answers.assign(**{id_column: answers[id_column].astype(str)}).merge(
+        submitted.assign(**{id_column: submitted[id_column].astype(str)}),
+        on=id_column,
         how="left",
         suffixes=("_true", "_pred"),
         indicator=True,
@@ -89,9 +94,13 @@ def reference_grade(answers_csv: str, submission_csv: str, metric: Metric) -> fl
         return REFUSED
 
 
-def ours(answers_csv: str, submission_csv: str, metric: Metric) -> float | str:
-    spec = ScoreSpec.model_validate({"metric": metric.value, "target": 1.0, "answers": "a.csv"})
-    answers = parse_answers(answers_csv.encode(), "id")
+def ours(
+    answers_csv: str, submission_csv: str, metric: Metric, id_column: str = "id"
+) -> float | str:
+    spec = ScoreSpec.model_validate(
+        {"metric": metric.value, "target": 1.0, "answers": "a.csv", "idColumn": id_column}
+    )
+    answers = parse_answers(answers_csv.encode(), id_column)
     try:
         return grade_submission(submission_csv.encode(), answers, spec)
     except SubmissionError:
@@ -313,3 +322,45 @@ def test_a_constant_truth_of_a_value_numpy_cannot_average_exactly_scores_as_mean
         assert reference_grade(answers, submission, Metric.R2) < -1e20  # type: ignore[operator]
     assert ours(answers, submission, Metric.R2) == 0.0
     assert ours(answers, answers, Metric.R2) == 1.0
+
+
+CASE_FOLDERS = sorted(
+    folder
+    for root in (ROOT / "corpus" / "cases", ROOT / "examples")
+    for folder in root.iterdir()
+    if (folder / "answers.csv").is_file()
+)
+
+
+def perturbed(answers: pd.DataFrame, id_column: str, rng: random.Random) -> str:
+    """A plausible submission for these answers: rows shuffled, a third of the targets changed
+    (a float moved within its column's range, a label or an integer swapped for another of its
+    column)."""
+    submission = answers.sample(frac=1.0, random_state=rng.randrange(2**31)).reset_index(drop=True)
+    for column in submission.columns:
+        if column == id_column:
+            continue
+        values = answers[column]
+        for row in range(len(submission)):
+            if rng.random() < 1 / 3:
+                if pd.api.types.is_float_dtype(values):
+                    low, high = float(values.min()), float(values.max())
+                    submission.loc[row, column] = low + (high - low) * rng.random()
+                else:
+                    submission.loc[row, column] = rng.choice(list(values))
+    return str(submission.to_csv(index=False))
+
+
+@pytest.mark.parametrize("folder", CASE_FOLDERS, ids=[f.name for f in CASE_FOLDERS])
+def test_the_corpus_and_the_examples_grade_as_before(folder: Path) -> None:
+    """Each real answers file of the corpus and the examples, against the answers themselves
+    and against a perturbed copy, under the case's own metric and id column."""
+    spec = yaml.safe_load((folder / "spec.yaml").read_text())["spec"]["score"]
+    metric, id_column = Metric(spec["metric"]), spec.get("idColumn", "id")
+    answers_csv = (folder / "answers.csv").read_text()
+    answers = pd.read_csv(io.StringIO(answers_csv))
+    rng = random.Random(folder.name)
+    for submission in (answers_csv, perturbed(answers, id_column, rng)):
+        mine = ours(answers_csv, submission, metric, id_column)
+        reference = reference_grade(answers_csv, submission, metric, id_column)
+        assert agree(mine, reference), (mine, reference)

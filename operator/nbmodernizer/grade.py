@@ -5,6 +5,9 @@ A score reproduces the target s_t when
 - runs > 1: a one-sample t-test of the run scores against s_t does not reject equality
   (p >= pValue); when every run scored the same, the t-test is undefined and the band decides;
   with `runsPolicy: adaptive`, runs that stopped early are judged by `evidence.weigh`.
+
+No ML library is imported (issue #20): the CSV files are read by `table`, the metrics computed
+by `scoring`, the t-test by `student_t`, each as pandas, scikit-learn and SciPy did.
 """
 
 from __future__ import annotations
@@ -24,12 +27,10 @@ from nbmodernizer.student_t import one_sample_t_test
 from nbmodernizer.table import (
     Column,
     CsvError,
-    Kind,
     Sheet,
     canonical_id,
     column_kind,
-    joined,
-    kind_of,
+    has_missing,
     read_csv,
     typed_column,
 )
@@ -156,11 +157,11 @@ def parse_answers(data: bytes, id_column: str, name: str = "answers.csv") -> Ans
     for target in targets:
         at = header.index(target)
         cells = [row[at] for row in rows]
-        for id_, cell in zip(ids, cells, strict=True):
-            if kind_of(cell) is Kind.MISSING:
-                raise AnswersError(
-                    f"answers file {name} has no value in column {target!r} for id {id_!r}"
-                )
+        if has_missing(cells):
+            id_ = next(i for i, cell in zip(ids, cells, strict=True) if has_missing([cell]))
+            raise AnswersError(
+                f"answers file {name} has no value in column {target!r} for id {id_!r}"
+            )
         columns.append(typed_column(cells, column_kind(cells)))
     return Answers(id_column, ids, targets, tuple(columns))
 
@@ -218,7 +219,8 @@ def grade_submission(
 
 def _predictions(sheet: Sheet, answers: Answers, spec: ScoreSpec) -> list[Column]:
     """The submission's target columns, in the answers' row order (CsvError for a malformed
-    row)."""
+    row). A column's kind is that of all its cells, as pandas types a column, rows the answers
+    do not ask for included."""
     id_column, header = answers.id_column, sheet.header
     missing_columns = [c for c in (id_column, *answers.targets) if c not in header]
     if missing_columns:
@@ -227,32 +229,35 @@ def _predictions(sheet: Sheet, answers: Answers, spec: ScoreSpec) -> list[Column
             f"(has: {', '.join(header)})"
         )
     id_at = header.index(id_column)
-    target_at = [header.index(name) for name in answers.targets]
     row_of = {id_: position for position, id_ in enumerate(answers.ids)}
     found: list[list[str] | None] = [None] * len(answers)
-    kinds = [Kind.MISSING] * len(target_at)  # over the whole column, as pandas types it
+    others: list[list[str]] = []  # rows of ids the answers do not ask for
     seen: set[str] = set()
     repeated = False
     for row in sheet.rows:
         id_ = canonical_id(row[id_at])
-        repeated = repeated or id_ in seen
+        if id_ in seen:
+            repeated = True
         seen.add(id_)
-        cells = [row[at] for at in target_at]
-        kinds = [joined(kind, kind_of(cell)) for kind, cell in zip(kinds, cells, strict=True)]
         position = row_of.get(id_)
-        if position is not None:
-            found[position] = cells
+        if position is None:
+            others.append(row)
+        else:
+            found[position] = row
     if repeated:
         raise SubmissionError(f"{spec.submission} repeats ids in column {id_column!r}")
-    rows = [cells for cells in found if cells is not None]
+    rows = [row for row in found if row is not None]
     if len(rows) < len(found):
         absent = len(found) - len(rows)
         raise SubmissionError(f"{spec.submission} lacks {absent} of {len(answers)} answer ids")
-    if any(kind_of(cell) is Kind.MISSING for cells in rows for cell in cells):
-        raise SubmissionError(f"{spec.submission} has empty predictions")
-    return [
-        typed_column([cells[index] for cells in rows], kind) for index, kind in enumerate(kinds)
-    ]
+    columns: list[Column] = []
+    for target in answers.targets:
+        at = header.index(target)
+        cells = [row[at] for row in rows]
+        if has_missing(cells):
+            raise SubmissionError(f"{spec.submission} has empty predictions")
+        columns.append(typed_column(cells, column_kind(cells + [row[at] for row in others])))
+    return columns
 
 
 def relative_gap(value: float, target: float) -> float:

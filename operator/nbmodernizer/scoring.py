@@ -12,7 +12,10 @@ tests/test_scoring_differential.py holds them to it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Iterable, Sequence
+from itertools import compress, repeat
+from operator import not_
 from typing import Literal
 
 from nbmodernizer.table import Column, Labels, Numbers
@@ -34,13 +37,15 @@ class MetricError(ValueError):
     """The metric cannot be computed on these targets; the message says why."""
 
 
-def _integral(value: float) -> bool:
-    """Whether a float survives numpy's cast to int64 and back unchanged."""
-    return math.isfinite(value) and value.is_integer() and -(2**63) <= value < 2**63
+def _integral(values: Collection[float]) -> bool:
+    """Whether every float survives numpy's cast to int64 and back unchanged."""
+    return all(map(float.is_integer, values)) and (
+        not values or (min(values) >= -(2**63) and max(values) < 2**63)
+    )
 
 
 def _require_finite(columns: Sequence[Sequence[float]], name: str) -> None:
-    if not all(math.isfinite(value) for column in columns for value in column):
+    if not all(all(map(math.isfinite, column)) for column in columns):
         raise MetricError(f"Input {name} contains NaN or infinity.")
 
 
@@ -49,14 +54,14 @@ def target_type(columns: Sequence[Column], name: str = "y") -> str:
     if len(columns) > 1:
         matrix = _numbers_only(columns, name)
         distinct = {value for column in matrix for value in column}
-        if len(distinct) < 3 and all(_integral(value) for value in distinct):
+        if len(distinct) < 3 and _integral(distinct):
             return MULTILABEL
-        if not all(_integral(value) for value in distinct):
+        if not _integral(distinct):
             _require_finite(matrix, name)
             return CONTINUOUS_MULTIOUTPUT
         return MULTICLASS_MULTIOUTPUT
     column = columns[0]
-    if isinstance(column, Numbers) and not all(_integral(value) for value in column.values):
+    if isinstance(column, Numbers) and not _integral(column.values):
         _require_finite([column.values], name)
         return CONTINUOUS
     return MULTICLASS if len(set(column.values)) > 2 else BINARY
@@ -213,23 +218,14 @@ def roc_auc(truth: Sequence[Column], guess: Sequence[Column]) -> float:
 
 
 def _binary_auc(positive: Sequence[bool], scores: Sequence[float]) -> float:
-    """The probability that a positive scores above a negative, ties counting half, computed
-    exactly (twice the area, in integers) and rounded once."""
-    order = sorted(range(len(scores)), key=scores.__getitem__)
-    twice_area = 0
-    negatives_below = 0
-    start = 0
-    while start < len(order):
-        end = start
-        while end < len(order) and scores[order[end]] == scores[order[start]]:
-            end += 1
-        tied_positives = sum(positive[i] for i in order[start:end])
-        tied_negatives = end - start - tied_positives
-        twice_area += tied_positives * (2 * negatives_below + tied_negatives)
-        negatives_below += tied_negatives
-        start = end
-    positives = sum(positive)
-    return twice_area / (2 * positives * (len(scores) - positives))
+    """The probability that a positive scores above a negative, ties counting half: twice the
+    area is, over the positives, the negatives below plus the negatives at or below (exact
+    integers, rounded once)."""
+    negatives = sorted(compress(scores, map(not_, positive)))
+    positives = list(compress(scores, positive))
+    below = sum(map(bisect_left, repeat(negatives), positives))
+    at_or_below = sum(map(bisect_right, repeat(negatives), positives))
+    return (below + at_or_below) / (2 * len(positives) * len(negatives))
 
 
 def log_loss(

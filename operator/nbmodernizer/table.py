@@ -54,10 +54,16 @@ NA_SPELLINGS = frozenset(
 )
 TRUE_SPELLINGS = frozenset({"True", "TRUE", "true"})
 FALSE_SPELLINGS = frozenset({"False", "FALSE", "false"})
-_NUMBER = re.compile(
-    r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|inf(?:inity)?)\s*", re.IGNORECASE | re.ASCII
-)
+_NUMBER = r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?))\s*"
+_MISSING = "|".join(re.escape(spelling) for spelling in sorted(NA_SPELLINGS, key=len, reverse=True))
+_TRUTH = "|".join(sorted(TRUE_SPELLINGS | FALSE_SPELLINGS))
+# A whole column is checked by one match over its cells joined by NUL (a cell holding one is
+# a label): the regular expression engine's loop, not Python's.
+_SEPARATOR = "\0"
+_PLAIN_NUMBER_CHARACTERS = frozenset("0123456789.+-eE ")
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
+_NUMBERS = re.compile(rf"(?:{_NUMBER}|{_MISSING})(?:\0(?:{_NUMBER}|{_MISSING}))*", re.ASCII)
+_TRUTHS = re.compile(rf"(?:{_TRUTH}|{_MISSING})(?:\0(?:{_TRUTH}|{_MISSING}))*")
 
 
 class CsvError(ValueError):
@@ -88,30 +94,37 @@ class Kind(Enum):
     LABEL = "label"
 
 
-def kind_of(cell: str) -> Kind:
-    if cell in NA_SPELLINGS:
+def column_kind(cells: Sequence[str]) -> Kind:
+    """Numbers when every cell not missing is one, truth values when every such cell is one,
+    labels otherwise; missing when every cell is."""
+    if NA_SPELLINGS.issuperset(cells):
         return Kind.MISSING
-    if _NUMBER.fullmatch(cell):
+    if _plain_numbers(cells):
         return Kind.NUMBER
-    if cell in TRUE_SPELLINGS or cell in FALSE_SPELLINGS:
+    column = _SEPARATOR.join(cells)
+    if column.count(_SEPARATOR) != len(cells) - 1:
+        return Kind.LABEL  # a cell holds a NUL: no number, truth value or NA spelling does
+    if _NUMBERS.fullmatch(column):
+        return Kind.NUMBER
+    if _TRUTHS.fullmatch(column):
         return Kind.TRUTH
     return Kind.LABEL
 
 
-def joined(kind: Kind, cell: Kind) -> Kind:
-    """The kind of a column of `kind` with one more cell of kind `cell`."""
-    if cell is Kind.MISSING or cell is kind:
-        return kind
-    if kind is Kind.MISSING:
-        return cell
-    return Kind.LABEL  # numbers and truth values mixed, or a label among them
+def _plain_numbers(cells: Sequence[str]) -> bool:
+    """The usual column, told fast: digits, signs, points and exponents that `float` reads
+    (what it reads of these characters, pandas reads as a number too)."""
+    if not _PLAIN_NUMBER_CHARACTERS.issuperset("".join(cells)):
+        return False
+    try:
+        all(map(float, cells))
+    except ValueError:
+        return False
+    return True
 
 
-def column_kind(cells: Sequence[str]) -> Kind:
-    kind = Kind.MISSING
-    for cell in cells:
-        kind = joined(kind, kind_of(cell))
-    return kind
+def has_missing(cells: Sequence[str]) -> bool:
+    return not NA_SPELLINGS.isdisjoint(cells)
 
 
 def typed_column(cells: Sequence[str], kind: Kind) -> Column:
@@ -120,11 +133,13 @@ def typed_column(cells: Sequence[str], kind: Kind) -> Column:
         return Labels(tuple(cells))
     if kind is Kind.TRUTH:
         return Numbers(tuple(1.0 if cell in TRUE_SPELLINGS else 0.0 for cell in cells))
-    return Numbers(tuple(float(cell) for cell in cells))
+    return Numbers(tuple(map(float, cells)))
 
 
 def canonical_id(cell: str) -> str:
     """An id as text; an integer written `007`, `+7` or ` 7` is `7`."""
+    if cell.isascii() and cell.isdigit() and (cell[0] != "0" or len(cell) == 1):
+        return cell  # the usual id, already canonical
     return str(int(cell)) if _INTEGER.fullmatch(cell) else cell
 
 
@@ -164,12 +179,18 @@ def _lines(reader: Reader) -> Iterator[list[str]]:
 
 
 def _padded(reader: Reader, width: int) -> Iterator[list[str]]:
-    for row in _lines(reader):
-        if len(row) > width:
-            raise CsvError(f"expected {width} fields in line {reader.line_num}, saw {len(row)}")
-        if len(row) < width:
-            row.extend([""] * (width - len(row)))
-        yield row
+    try:
+        for row in reader:
+            if len(row) <= 1 and not (row and row[0].strip()):
+                continue  # a blank line
+            if len(row) == width:
+                yield row
+            elif len(row) > width:
+                raise CsvError(f"expected {width} fields in line {reader.line_num}, saw {len(row)}")
+            else:
+                yield row + [""] * (width - len(row))
+    except csv.Error as error:
+        raise CsvError(f"line {reader.line_num}: {error}") from None
 
 
 def _names(row: list[str]) -> tuple[str, ...]:
