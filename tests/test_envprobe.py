@@ -63,6 +63,15 @@ STDLIB_PROBES: dict[str, tuple[dict[str, Any], bool]] = {
         {"kind": "no_parameter", "function": "json.loads", "parameter": "encoding"},
         False,
     ),
+    "keyword-only": (
+        {"kind": "keyword_only", "function": "json.dumps", "parameter": "sort_keys"},
+        True,
+    ),
+    "keyword-only-positional": (
+        {"kind": "keyword_only", "function": "json.dumps", "parameter": "obj"},
+        False,
+    ),
+    "lacks-gone-module": ({"kind": "lacks", "module": "json.nosuch", "names": ["x"]}, True),
     "module-gone": ({"kind": "module_gone", "module": "cPickle"}, True),
     "module-gone-sub": ({"kind": "module_gone", "module": "json.nosuch"}, True),
     "module-kept": ({"kind": "module_gone", "module": "json.decoder"}, False),

@@ -11,16 +11,21 @@ they count as "not gone"); exit 2 with a message on stderr for a bad request.
 
 REQUEST = {"modules": [top-level modules the notebook imports],
            "probes": {rule id: PROBE},
-           "signatures": [dotted paths of callables whose parameters the rules need]}
+           "signatures": [dotted paths of callables whose parameters the rules need;
+                          "sklearn.*": the public classes and functions of the package and
+                          of the submodules in its __all__ that take keyword-only parameters]}
 
 PROBE kinds (a JSON object with "kind"); each answers "is the legacy API gone?":
   lacks            {"module": "numpy", "names": ["float"]}: the module has none of the names
+                   (a submodule that is gone has none)
   lacks_attribute  {"target": "pandas.DataFrame", "names": ["ix"]}: the object (a dotted path:
                    modules, then attributes) has none of the names
   lacks_item       {"target": "matplotlib.rcParams", "items": ["axes.color_cycle"]}: the
                    container (a dotted path) holds none of the items (`in`)
   no_parameter     {"function": "sklearn.svm.SVC", "parameter": "x"}: the callable takes no
                    such parameter ("**": it takes no **kwargs)
+  keyword_only     {"function": "pandas.DataFrame.drop", "parameter": "axis"}: the callable's
+                   parameter can only be passed by keyword
   module_gone      {"module": "sklearn.cross_validation"}: the module cannot be found (a
                    top-level module: it is not installed)
   rejects          {"code": "..."}: the snippet raises ValueError or TypeError when run, or
@@ -56,6 +61,7 @@ KINDS = (
     "lacks_attribute",
     "lacks_item",
     "no_parameter",
+    "keyword_only",
     "module_gone",
     "rejects",
     "always",
@@ -70,6 +76,7 @@ FIELDS = {
     "lacks_attribute": {"target": "str", "names": "names"},
     "lacks_item": {"target": "str", "items": "names"},
     "no_parameter": {"function": "str", "parameter": "str"},
+    "keyword_only": {"function": "str", "parameter": "str"},
     "module_gone": {"module": "str"},
     "rejects": {"code": "str"},
     "always": {},
@@ -206,7 +213,12 @@ def evaluate(probe: "dict[str, object]") -> bool:
     if kind == "any":
         return any(_gone_or_false(_probe(item)) for item in _list(probe["probes"]))
     if kind == "lacks":
-        module = import_module(str(probe["module"]))
+        name = str(probe["module"])
+        if not installed(name):
+            raise NotInstalledError(name)
+        if module_gone(name):
+            return True  # a submodule that is gone has none of the names
+        module = import_module(name)
         return not any(hasattr(module, name) for name in _names(probe["names"]))
     if kind == "lacks_attribute":
         target = resolve(str(probe["target"]))
@@ -219,11 +231,26 @@ def evaluate(probe: "dict[str, object]") -> bool:
         if probe["parameter"] == "**":
             return not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
         return probe["parameter"] not in parameters
+    if kind == "keyword_only":
+        parameters = inspect.signature(resolve(str(probe["function"]))).parameters  # type: ignore[arg-type]
+        found = parameters.get(str(probe["parameter"]))
+        return found is not None and found.kind is inspect.Parameter.KEYWORD_ONLY
     if kind == "module_gone":
         return module_gone(str(probe["module"]))
     if kind == "rejects":
         return rejects(str(probe["code"]))
     raise BadRequestError(f"unknown probe kind {kind!r}")
+
+
+def judge(probe: "dict[str, object]") -> "tuple[bool, str | None]":
+    """Whether the legacy API is gone, and why the probe could not be evaluated (then it is
+    not gone); a library that is not installed has nothing gone, without error."""
+    try:
+        return evaluate(probe), None
+    except NotInstalledError:
+        return False, None
+    except Exception as error:  # a probe that cannot be evaluated counts as false
+        return False, one_line(error)
 
 
 def _gone_or_false(probe: "dict[str, object]") -> bool:
@@ -275,7 +302,38 @@ def rejects(code: str) -> bool:
 
 
 def signature(path: str) -> "list[list[str]]":
-    parameters = inspect.signature(resolve(path)).parameters  # type: ignore[arg-type]
+    return signature_of(resolve(path))
+
+
+def keyword_only_signatures(package: str) -> "dict[str, list[list[str]]]":
+    """The signatures of the public classes and functions, of `package` and of the submodules
+    its __all__ names, that take keyword-only parameters."""
+    root = import_module(package)
+    modules = [root]
+    for name in getattr(root, "__all__", []):
+        if not hasattr(root, name) or inspect.ismodule(getattr(root, name)):
+            try:
+                modules.append(importlib.import_module(package + "." + name))
+            except ImportError:
+                continue
+    found = {}  # type: dict[str, list[list[str]]]
+    for module in modules:
+        prefix = getattr(module, "__name__", package)
+        for name in dir(module):
+            value = getattr(module, name, None)
+            if name.startswith("_") or not (inspect.isclass(value) or inspect.isfunction(value)):
+                continue
+            try:
+                parameters = signature_of(value)
+            except (TypeError, ValueError):
+                continue
+            if any(kind == "KEYWORD_ONLY" for _, kind in parameters):
+                found[prefix + "." + name] = parameters
+    return found
+
+
+def signature_of(value: "object") -> "list[list[str]]":
+    parameters = inspect.signature(value).parameters  # type: ignore[arg-type]
     return [[name, parameter.kind.name] for name, parameter in parameters.items()]
 
 
@@ -388,16 +446,15 @@ def facts(request: "dict[str, object]") -> "dict[str, object]":
     with warnings.catch_warnings(), contextlib.redirect_stdout(sys.stderr):
         warnings.simplefilter("ignore")
         for rule_id, probe in sorted(_probes(request).items()):
-            try:
-                gone[rule_id] = evaluate(probe)
-            except NotInstalledError:
-                gone[rule_id] = False
-            except Exception as error:  # a probe that cannot be evaluated counts as false
-                gone[rule_id] = False
-                errors[rule_id] = one_line(error)
+            gone[rule_id], error = judge(probe)
+            if error is not None:
+                errors[rule_id] = error
         for path in sorted(set(_names(request["signatures"]))):
             try:
-                signatures[path] = signature(path)
+                if path.endswith(".*"):
+                    signatures.update(keyword_only_signatures(path[:-2]))
+                else:
+                    signatures[path] = signature(path)
             except NotInstalledError:
                 continue
             except Exception as error:

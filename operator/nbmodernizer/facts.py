@@ -11,8 +11,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
-# envprobe.py is run as a program, never imported here: it belongs to the environment
-ENVPROBE = Path(__file__).with_name("envprobe.py")
+from nbmodernizer import envprobe
+
+# envprobe.py is run as a program in the environment's interpreter (`gather`)
+ENVPROBE = Path(envprobe.__file__)
 GATHER_TIMEOUT_S = 300.0  # importing TensorFlow and torch cold takes a while
 STDERR_TAIL = 2000  # characters of envprobe's stderr quoted in an error
 
@@ -107,3 +109,9 @@ def gather(
         return EnvironmentFacts.parse(done.stdout, f"envprobe.py in {python}")
     except FactsError as error:
         raise FactsError(f"{error} (stderr: {stderr})") from None
+
+
+def here(request: ProbeRequest) -> EnvironmentFacts:
+    """envprobe.py's facts for `request`, evaluated in this process, on the libraries installed
+    here (it imports them): for the rules' proofs and the tests, never for a notebook's run."""
+    return EnvironmentFacts.model_validate(envprobe.facts(json.loads(request.to_json())))
