@@ -162,3 +162,22 @@ def test_a_run_in_the_other_environment_records_its_versions(
     assert facts_here["packages"]["pandas"] == HERE_PANDAS
     [run_here] = revision_file(here, 0, "execution.json")["runs"]
     assert run_here["packages"] == facts_here["packages"]
+
+
+def test_the_rules_follow_the_facts_of_the_environment_the_kernel_runs_in(
+    there_and_here: tuple[Path, Path],
+) -> None:
+    """The two environments disagree about one legacy API: read_csv's error_bad_lines is
+    there in pandas 1.5, gone here. Each run's rules follow its own environment's facts, not
+    the libraries of the process that applies them (this one, in both runs)."""
+    there, here = there_and_here
+    assert revision_file(there, 0, "environment.json")["probes"][BAD_LINES] is False
+    assert revision_file(here, 0, "environment.json")["probes"][BAD_LINES] is True
+    fixed_there = revision_file(there, 1, "notebook.ipynb")["cells"]
+    fixed_here = revision_file(here, 1, "notebook.ipynb")["cells"]
+    for fixed in (fixed_there, fixed_here):  # np.float: gone in both
+        assert "".join(fixed[1]["source"]) == "import numpy as np\nscale = float(1)"
+    assert "error_bad_lines=False" in "".join(fixed_there[2]["source"])
+    assert "on_bad_lines='warn'" in "".join(fixed_here[2]["source"])
+    rules_there = {use["rule"] for use in revision_file(there, 1, "fix.json")["rules"]}
+    assert BAD_LINES not in rules_there

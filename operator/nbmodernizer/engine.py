@@ -79,9 +79,11 @@ MAX_ENVIRONMENT_BYTES = 4 * 2**20  # environment.json: versions, probes' answers
 
 
 def environment_request(notebook: Notebook) -> ProbeRequest:
-    """What envprobe.py is asked before a revision runs: the versions of what it imports.
-    (The rules' probes and signatures join it once the catalog gives them as data.)"""
-    return ProbeRequest(modules=tuple(sorted(imported_modules(notebook))))
+    """What envprobe.py is asked before a revision runs: the versions of what it imports and
+    the probes (and signatures) of the rules for those libraries."""
+    from nbmodernizer.fixers.rules.catalog import probe_request  # the whole catalog: on use
+
+    return probe_request(imported_modules(notebook))
 
 
 def store_environment(store: RevisionStore, revision: int, facts: EnvironmentFacts) -> None:
