@@ -110,6 +110,29 @@ def test_a_bad_python_flag_stops_before_anything_runs(
     assert not out.exists()
 
 
+def test_an_interpreter_whose_environment_cannot_be_probed_stops_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It passes the check (it answers `-c`) but envprobe.py fails in it: the run stops
+    before the notebook runs, saying so, rather than run without the environment's facts."""
+    broken = tmp_path / "python"
+    broken.write_text(
+        f'#!/bin/sh\ncase "$1" in -c) exec {sys.executable} "$@";; esac\n'
+        "echo 'no site-packages here' >&2\nexit 3\n"
+    )
+    broken.chmod(0o755)
+    spec, out = kaggle_folder(tmp_path / "case"), tmp_path / "out"
+    assert main(["modernize", str(spec), "--out", str(out), "--python", str(broken)]) == 2
+    report = json.loads((out / "report.json").read_text())
+    assert report["outcome"] == "Failed"
+    assert report["lastError"] == (
+        f"the environment of {broken} cannot be probed: "
+        f"envprobe.py in {broken} exited 3: no site-packages here"
+    )
+    assert not (out / "revisions" / "0000" / "executed.ipynb").exists()
+    assert "no site-packages here" in capsys.readouterr().err
+
+
 # -- a whole run in the other environment ------------------------------------------------------
 
 # np.float is gone in both environments: the error that makes the loop ask the rules. The
