@@ -72,6 +72,18 @@ def test_the_kernel_runs_in_the_interpreter_given(tmp_path: Path, other_python: 
     assert result.packages == {"pandas": OTHER_PANDAS}  # the kernel's environment's facts
 
 
+def test_what_the_notebook_runs_by_name_is_the_kernels_environments(
+    tmp_path: Path, other_python: str
+) -> None:
+    """`!python` and `!pip` in a cell are the interpreter's the kernel runs in, not nbmod's."""
+    nb = notebook("!python -c 'import sys, pandas; print(sys.prefix, pandas.__version__)'")
+    folder = prepare_run_folder(tmp_path / "run", None)
+    result = execute_notebook(nb, folder, 120, kernel=Kernel(other_python, {}))
+    assert result.cell_errors == []
+    venv = str(Path(other_python).parent.parent)
+    assert nb.cells[1].outputs[0].text.strip() == f"{venv} {OTHER_PANDAS}"
+
+
 # -- a PATH that cannot run a kernel: a clear error naming the flag, before anything runs ----
 
 

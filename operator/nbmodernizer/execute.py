@@ -137,6 +137,22 @@ def kernel_manager(python: str) -> AsyncKernelManager:
     return AsyncKernelManager(kernel_name="python3", kernel_spec_manager=_OneKernelSpec(python))
 
 
+def interpreter_environment(env: Mapping[str, str], python: str) -> dict[str, str]:
+    """`env` for a kernel in the interpreter `python`: for another interpreter than this one,
+    its folder leads PATH and VIRTUAL_ENV is its venv (or unset), so what the notebook runs
+    by name (`!python`, `!pip`) is that environment's, as in an image whose Python it is."""
+    if python == sys.executable:
+        return dict(env)
+    folder = os.path.dirname(python)
+    path = env.get("PATH")
+    changed = {**env, "PATH": f"{folder}{os.pathsep}{path}" if path else folder}
+    changed.pop("VIRTUAL_ENV", None)
+    changed.pop("CONDA_PREFIX", None)
+    if os.path.isfile(os.path.join(folder, os.pardir, "pyvenv.cfg")):
+        changed["VIRTUAL_ENV"] = os.path.dirname(folder)
+    return changed
+
+
 @dataclass(frozen=True)
 class RunFolder:
     root: Path
@@ -368,7 +384,7 @@ class _Run:
                 await ensure_async(manager.shutdown_kernel(now=True))
 
     def _kernel_env(self) -> dict[str, str]:
-        return kernel_environment(os.environ)
+        return interpreter_environment(kernel_environment(os.environ), self.kernel.python)
 
     async def _install_prelude(self) -> None:
         mapping = path_mapping(self.folder)
