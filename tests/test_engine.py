@@ -7,14 +7,18 @@ from pathlib import Path
 import pytest
 
 from nbmodernizer.engine import (
+    MAX_ENVIRONMENT_BYTES,
     FixOutcome,
     advance,
     fix_step,
     grade_revision,
+    read_environment,
     record_result,
     replay,
+    store_environment,
     store_execution,
 )
+from nbmodernizer.facts import EnvironmentFacts, FactsError
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, Learner
 from nbmodernizer.grade import parse_answers
@@ -24,7 +28,7 @@ from nbmodernizer.revision import RunOutput
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import CostSummary, FixType, Issue, Outcome
 from nbmodernizer.store import RevisionExistsError
-from nbmodernizer.store.layout import NOTEBOOK, OVERSIZE_MARKER, Oversized
+from nbmodernizer.store.layout import ENVIRONMENT, NOTEBOOK, OVERSIZE_MARKER, Oversized
 from nbmodernizer.store.revisions import LocalStore, read_submission
 from testing.factories import ran
 from testing.notebooks import notebook
@@ -181,3 +185,80 @@ def test_an_older_runners_oversize_line_is_still_graded_as_oversized(store: Loca
     assert read_submission(store, 0, 0, 10**6) == Oversized(3000005)
     score = grade_revision(store, 0, ANSWERS, SPEC).score
     assert score.value is None and "submission.csv is 3000005 bytes, more than" in str(score.reason)
+
+
+# -- environment.json: the facts of the environment a revision ran in --------------------------
+
+FACTS = EnvironmentFacts(
+    python="3.11.7",
+    executable="/envs/old/bin/python",
+    packages={"pandas": "1.5.3"},
+    probes={"pandas.read-csv-bad-lines": False, "numpy.builtin-type-aliases": True},
+    signatures={"pandas.read_csv": (("filepath_or_buffer", "POSITIONAL_OR_KEYWORD"),)},
+)
+
+
+class Seeing:
+    """Records the environment each request carried, and changes one cell."""
+
+    name = "seeing"
+
+    def __init__(self) -> None:
+        self.seen: list[EnvironmentFacts | None] = []
+
+    def propose(self, request: FixRequest) -> FixAttempt:
+        self.seen.append(request.environment)
+        return ChangeOneCell().propose(request)
+
+
+def failed_revision0(store: LocalStore) -> tuple[LoopState, RequestFix]:
+    store_execution(store, 0, [RunOutput(notebook("x"), ran((1, "NameError")), None)])
+    state, action = record_result(store, start(4)[0], 0, *grade_revision(store, 0, ANSWERS, SPEC))
+    assert isinstance(action, RequestFix)
+    return state, action
+
+
+def test_the_fixers_get_the_facts_of_the_environment_the_revision_ran_in(
+    store: LocalStore,
+) -> None:
+    store_environment(store, 0, FACTS)
+    store_environment(store, 0, FACTS)  # the same facts again: a no-op (write-once)
+    with pytest.raises(RevisionExistsError):
+        store_environment(store, 0, FACTS.model_copy(update={"packages": {"pandas": "3.0.0"}}))
+    assert read_environment(store, 0) == FACTS
+    fixer = Seeing()
+    outcome = fix_step(store, *failed_revision0(store), FixerChain([fixer]), SPEC, None)
+    assert fixer.seen == [FACTS] and outcome.record is not None and outcome.notes == []
+
+
+def test_a_run_folder_without_environment_json_still_loads_and_fixes_reactively(
+    store: LocalStore,
+) -> None:
+    """A run folder of a version before environment.json: its revisions have no facts, so the
+    fixers get none (the rules then apply only what an error calls for)."""
+    state, action = failed_revision0(store)
+    assert not store.exists(0, ENVIRONMENT) and read_environment(store, 0) is None
+    assert replay(store, 4) == (state, action)
+    fixer = Seeing()
+    outcome = fix_step(store, state, action, FixerChain([fixer]), SPEC, None)
+    assert fixer.seen == [None] and outcome.action == Execute(1)
+
+
+def test_environment_json_that_is_not_facts_is_not_used_and_says_why(store: LocalStore) -> None:
+    """What an executor stored is untrusted: bounded, checked, and never fatal to the loop."""
+    store.put(0, ENVIRONMENT, b'{"python": "3.11.7", "packages": {"pandas": 1}}')
+    with pytest.raises(FactsError, match=r"revision 0's environment\.json: executable: Field req"):
+        read_environment(store, 0)
+    fixer = Seeing()
+    outcome = fix_step(store, *failed_revision0(store), FixerChain([fixer]), SPEC, None)
+    assert fixer.seen == [None] and outcome.record is not None
+    [note] = outcome.notes
+    assert note.startswith("revision 0's environment.json: ")
+    assert note.endswith(": the rules apply only what an error calls for")
+
+
+def test_an_oversized_environment_json_is_not_read(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path / "run")
+    store.put(0, ENVIRONMENT, b" " * (MAX_ENVIRONMENT_BYTES + 1))
+    with pytest.raises(FactsError, match=f"environment.json: {MAX_ENVIRONMENT_BYTES + 1} bytes"):
+        read_environment(store, 0)

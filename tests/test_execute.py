@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
 from nbmodernizer.execute import _Run, execute_notebook, prepare_run_folder
@@ -108,7 +109,7 @@ def test_a_kernel_slow_to_start_is_started_once_more(
         client = make_client(run, startup_timeout)
         started.append(startup_timeout)
         if len(started) <= mute:
-            client.kernel_name = "mute"
+            client.km = AsyncKernelManager(kernel_name="mute")
         return client
 
     monkeypatch.setattr(_Run, "_client", mute_at_first)

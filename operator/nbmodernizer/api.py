@@ -33,6 +33,7 @@ def modernize(
     base: PathLike | None = None,
     parallel_runs: int | None = None,
     progress: Progress | None = None,
+    python: PathLike | None = None,
 ) -> Report:
     """Modernize one notebook on this machine, as `nbmod modernize` does, and return its report
     (the `ModernizationStatus` written to `out/report.json`; `report.outcome.reproducible`
@@ -44,19 +45,26 @@ def modernize(
     A run that cannot start (invalid spec, missing notebook or answers) still returns a report,
     with outcome Failed and the reason; only a spec file that cannot be read, or an `out` that
     is not empty, raises `InvalidInputError`.
+
+    `python` is the interpreter the notebook's kernel runs in (a venv's `bin/python`: it needs
+    only ipykernel), as `--python` says: its libraries' versions are the ones recorded and the
+    ones the rules decide by. Default: this one. One that is not an executable, or lacks
+    ipykernel, raises `InvalidInputError` before anything runs.
     """
-    from nbmodernizer.local import modernize_document, modernize_file
+    from nbmodernizer.local import kernel_python, modernize_document, modernize_file
 
     out_dir = Path(out) if out is not None else None
+    interpreter = kernel_python(os.fspath(python) if python is not None else None, "python=")
     if isinstance(spec, str | os.PathLike):
-        return modernize_file(Path(spec), out_dir, progress, parallel_runs).status
+        return modernize_file(Path(spec), out_dir, progress, parallel_runs, interpreter).status
     if isinstance(spec, NotebookModernization):
         document = spec.model_dump(mode="json", by_alias=True, exclude_unset=True)
     else:
         document = dict(spec)
     folder = Path(base) if base is not None else Path.cwd()
+    source = "the spec given to modernize()"
     return modernize_document(
-        document, folder, "the spec given to modernize()", out_dir, progress, parallel_runs
+        document, folder, source, out_dir, progress, parallel_runs, interpreter
     ).status
 
 

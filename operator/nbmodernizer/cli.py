@@ -17,7 +17,7 @@ from nbmodernizer.commands import operator as operator_command
 from nbmodernizer.commands import run_iteration as run_iteration_command
 from nbmodernizer.commands import scan as scan_commands
 from nbmodernizer.execute import ProgressCallback, hide_this_process
-from nbmodernizer.local import EXIT_INVALID_INPUT, modernize_file
+from nbmodernizer.local import EXIT_INVALID_INPUT, kernel_python, modernize_file
 from nbmodernizer.loop import Attempt
 from nbmodernizer.status import FixRecord
 
@@ -87,7 +87,8 @@ def _modernize(args: argparse.Namespace) -> int:
     try:
         out = Path(args.out) if args.out else None
         parallel = _parallel_runs(args.parallel_runs)
-        result = modernize_file(Path(args.spec), out, progress, parallel)
+        python = kernel_python(args.python, "--python")
+        result = modernize_file(Path(args.spec), out, progress, parallel, python)
     except InvalidInputError as error:
         print(f"nbmod: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -172,6 +173,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="with score.runs > 1: runs executing at once (default: NBMOD_PARALLEL_RUNS, "
         "else one per CPU core)",
+    )
+    modernize.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter the notebook's kernel runs in, e.g. a venv's bin/python with "
+        "other library versions (it needs only ipykernel); the rules decide by its libraries "
+        "(default: this nbmod's own)",
     )
     modernize.set_defaults(handler=_modernize)
     rules = commands.add_parser("rules", help="list the API-drift rules")

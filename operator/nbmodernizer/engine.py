@@ -12,12 +12,15 @@ _InCluster`) only how to execute a revision and how to fix one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
+from nbmodernizer.environment import imported_modules
 from nbmodernizer.execute import bounded_execution
+from nbmodernizer.facts import EnvironmentFacts, FactsError, ProbeRequest
 from nbmodernizer.fidelity import assess
 from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import Learner
@@ -48,6 +51,7 @@ from nbmodernizer.revision import RunOutput, representative, representative_inde
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ExecutionResult, ExecutionStatus, FixRecord, ScoreResult
 from nbmodernizer.store.layout import (
+    ENVIRONMENT,
     EXECUTED,
     EXECUTION,
     NOTEBOOK,
@@ -69,6 +73,33 @@ from nbmodernizer.store.revisions import (
 
 MAX_EXECUTION_BYTES = 16 * 2**20  # execution.json: facts, not outputs
 MAX_EXECUTED_BYTES = 64 * 2**20  # executed.ipynb (its outputs are bounded by the executor)
+MAX_ENVIRONMENT_BYTES = 4 * 2**20  # environment.json: versions, probes' answers, signatures
+
+
+def environment_request(notebook: Notebook) -> ProbeRequest:
+    """What envprobe.py is asked before a revision runs: the versions of what it imports and
+    the probes (and signatures) of the rules for those libraries."""
+    from nbmodernizer.fixers.rules.catalog import probe_request  # the whole catalog: on use
+
+    return probe_request(imported_modules(notebook))
+
+
+def store_environment(store: RevisionStore, revision: int, facts: EnvironmentFacts) -> None:
+    """The revision's environment.json: the facts of the environment its kernel runs in."""
+    text = json.dumps(facts.model_dump(mode="json"), indent=2, sort_keys=True) + "\n"
+    store.put(revision, ENVIRONMENT, text.encode())
+
+
+def read_environment(store: RevisionStore, revision: int) -> EnvironmentFacts | None:
+    """The facts of the environment the revision ran in; None when there are none (a run
+    folder of a version before environment.json). What an executor stored is untrusted:
+    FactsError when it is too large or not facts."""
+    data = store.get_at_most(revision, ENVIRONMENT, MAX_ENVIRONMENT_BYTES)
+    if data is None:
+        return None
+    if isinstance(data, int):
+        raise FactsError(f"{ENVIRONMENT}: {data} bytes, more than {MAX_ENVIRONMENT_BYTES}")
+    return EnvironmentFacts.parse(data, f"revision {revision}'s {ENVIRONMENT}")
 
 
 def store_execution(store: RevisionStore, revision: int, outputs: list[RunOutput]) -> None:
@@ -257,9 +288,17 @@ def fix_step(
     spec: ModernizationSpec,
     input_dir: Path | None,
 ) -> FixOutcome:
-    """Ask the chain for the next revision; store it (and how it was made) before stepping."""
+    """Ask the chain for the next revision; store it (and how it was made) before stepping.
+    The rules apply proactively what the revision's environment.json says is gone; without
+    one (an older run folder), or with one that cannot be read, only what an error calls for."""
     attempt = state.attempts[-1]
     source = load_notebook(store, action.revision)
+    notes: list[str] = []
+    try:
+        environment = read_environment(store, action.revision)
+    except FactsError as error:
+        environment = None
+        notes.append(f"{error}: the rules apply only what an error calls for")
     request = FixRequest(
         notebook=source,
         executed=load_executed(
@@ -279,12 +318,14 @@ def fix_step(
         spent=state.spent,
         fixes=tuple(state.fixes),
         tried=_tried(store, action.revision, source),
+        environment=environment,
     )
     result = chain.propose(request)
+    notes.extend(result.notes)
     if result.proposal is None or result.fixer is None:
         reason = "; ".join(result.notes) or "no fixers configured"
         state, next_action = step(state, NotFixed(reason, result.spent))
-        return FixOutcome(state, next_action, None, result.notes)
+        return FixOutcome(state, next_action, None, notes)
     record = FixRecord.of(
         result.proposal,
         iteration=action.next_revision,
@@ -302,7 +343,7 @@ def fix_step(
     store.put(action.next_revision, NOTEBOOK, serialise(result.proposal.notebook))
     write_fix(store, record)
     state, next_action = step(state, Fixed(record))
-    return FixOutcome(state, next_action, record, result.notes)
+    return FixOutcome(state, next_action, record, notes)
 
 
 class Driver(Protocol):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -43,6 +44,49 @@ def installed_versions(modules: set[str]) -> dict[str, str]:
             except metadata.PackageNotFoundError:
                 continue
     return versions
+
+
+INTERPRETER_CHECK_SECONDS = 60
+# Run in the interpreter asked for: its version, and whether ipykernel is there (not imported:
+# cheap). Python 2 prints too, so an interpreter too old to run a kernel says what it is.
+_KERNEL_CHECK = (
+    "import sys; print(sys.version.split()[0]); "
+    "import importlib.util as u; print(u.find_spec('ipykernel_launcher') is not None)"
+)
+
+
+def kernel_interpreter(path: str) -> str:
+    """`path` (a file, or a command on PATH) as the absolute path of a Python interpreter that
+    can run the notebook's kernel: it runs and has ipykernel. ValueError saying what is wrong.
+    Links are not resolved: a venv's `bin/python` is one, and resolving it loses the venv."""
+    found = shutil.which(path)
+    if found is None:
+        what = "not an executable file" if os.path.exists(path) else "no such file or command"
+        raise ValueError(f"{path}: {what}")
+    absolute = os.path.abspath(found)
+    try:
+        done = subprocess.run(
+            [absolute, "-c", _KERNEL_CHECK],
+            capture_output=True,
+            text=True,
+            timeout=INTERPRETER_CHECK_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise ValueError(f"{absolute}: no answer in {INTERPRETER_CHECK_SECONDS} s") from None
+    except OSError as error:
+        raise ValueError(f"{absolute}: cannot be run: {error.strerror or error}") from None
+    lines = done.stdout.split()
+    if done.returncode != 0 or len(lines) != 2:
+        said = (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
+        raise ValueError(f"{absolute}: not a Python 3 interpreter ({said})")
+    version, has_ipykernel = lines
+    if has_ipykernel != "True":
+        raise ValueError(
+            f"{absolute} (Python {version}) has no ipykernel to run the notebook's kernel: "
+            f"install it there (`{absolute} -m pip install ipykernel`)"
+        )
+    return absolute
 
 
 def visible_gpus() -> int:

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import ensure_async
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -101,6 +103,54 @@ def hide_this_process() -> bool:
         return int(libc.prctl(4, 0, 0, 0, 0)) == 0  # PR_SET_DUMPABLE, 0
     except (OSError, AttributeError):
         return False
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """Which interpreter runs the notebook's kernel (it needs only ipykernel; nbmodernizer need
+    not be installed there), and the versions of the packages the notebook imports as that
+    interpreter has them (its environment facts' `packages`), recorded with every run."""
+
+    python: str = sys.executable
+    packages: Mapping[str, str] | None = None  # None: this process's (`python` is this one)
+
+
+class _OneKernelSpec(KernelSpecManager):
+    """Serves the one kernel spec of a `Kernel`: ipykernel in its interpreter, whatever the
+    name asked for (nbclient asks for the notebook's, "python3")."""
+
+    def __init__(self, python: str) -> None:
+        super().__init__()
+        self.spec = KernelSpec(
+            argv=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            display_name="Python 3",
+            language="python",
+        )
+
+    def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+        return self.spec
+
+
+def kernel_manager(python: str) -> AsyncKernelManager:
+    """A manager starting ipykernel in the interpreter `python` (an absolute path: a venv's
+    `bin/python` is a link that must not be resolved, or the venv is lost)."""
+    return AsyncKernelManager(kernel_name="python3", kernel_spec_manager=_OneKernelSpec(python))
+
+
+def interpreter_environment(env: Mapping[str, str], python: str) -> dict[str, str]:
+    """`env` for a kernel in the interpreter `python`: for another interpreter than this one,
+    its folder leads PATH and VIRTUAL_ENV is its venv (or unset), so what the notebook runs
+    by name (`!python`, `!pip`) is that environment's, as in an image whose Python it is."""
+    if python == sys.executable:
+        return dict(env)
+    folder = os.path.dirname(python)
+    path = env.get("PATH")
+    changed = {**env, "PATH": f"{folder}{os.pathsep}{path}" if path else folder}
+    changed.pop("VIRTUAL_ENV", None)
+    changed.pop("CONDA_PREFIX", None)
+    if os.path.isfile(os.path.join(folder, os.pardir, "pyvenv.cfg")):
+        changed["VIRTUAL_ENV"] = os.path.dirname(folder)
+    return changed
 
 
 @dataclass(frozen=True)
@@ -268,9 +318,11 @@ class _Run:
         folder: RunFolder,
         timeout_seconds: float,
         progress: ProgressCallback | None,
+        kernel: Kernel,
     ) -> None:
         self.notebook = notebook
         self.folder = folder
+        self.kernel = kernel
         self.deadline_seconds = timeout_seconds
         self.progress = progress
         self.started = time.monotonic()
@@ -281,9 +333,10 @@ class _Run:
         self.client: NotebookClient  # one per start of the kernel (`run`)
 
     def _client(self, startup_timeout: int) -> NotebookClient:
-        manager = None
         if self.folder.kernels is not None:  # the pod split: a kernel its host starts
             manager = remote_kernel_manager(self.folder.kernels)
+        else:
+            manager = kernel_manager(self.kernel.python)
         return BoundedClient(
             self.notebook,
             km=manager,
@@ -331,7 +384,7 @@ class _Run:
                 await ensure_async(manager.shutdown_kernel(now=True))
 
     def _kernel_env(self) -> dict[str, str]:
-        return kernel_environment(os.environ)
+        return interpreter_environment(kernel_environment(os.environ), self.kernel.python)
 
     async def _install_prelude(self) -> None:
         mapping = path_mapping(self.folder)
@@ -381,6 +434,11 @@ class _Run:
         version = language.get("version") if isinstance(language, Mapping) else None
         return version if isinstance(version, str) and version else sys.version.split()[0]
 
+    def _packages(self) -> dict[str, str]:
+        if self.kernel.packages is not None:
+            return dict(self.kernel.packages)
+        return imported_packages(self.notebook)
+
     def result(self) -> ExecutionResult:
         inputs, inputs_total = input_files(self.folder.input)
         return ExecutionResult(
@@ -392,7 +450,7 @@ class _Run:
             failure=self.failure,
             timed_out_cell=self.timed_out_cell,
             python_version=self._python_version(),
-            packages=imported_packages(self.notebook),
+            packages=self._packages(),
             gpus=self._gpus(),
             inputs=inputs,
             inputs_total=inputs_total,
@@ -404,11 +462,13 @@ async def run_notebook(
     folder: RunFolder,
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
+    kernel: Kernel | None = None,
 ) -> ExecutionResult:
-    """Execute `notebook` in place (outputs are written into it) and describe the run.
+    """Execute `notebook` in place (outputs are written into it) and describe the run; its
+    kernel runs in `kernel.python` (default: this interpreter).
 
     Several may run at once in one event loop; cancelling one shuts its kernel down."""
-    run = _Run(notebook, folder, timeout_seconds, progress)
+    run = _Run(notebook, folder, timeout_seconds, progress, kernel or Kernel())
     await run.run()
     return run.result()
 
@@ -418,6 +478,7 @@ def execute_notebook(
     folder: RunFolder,
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
+    kernel: Kernel | None = None,
 ) -> ExecutionResult:
     """`run_notebook` for callers without an event loop."""
-    return asyncio.run(run_notebook(notebook, folder, timeout_seconds, progress))
+    return asyncio.run(run_notebook(notebook, folder, timeout_seconds, progress, kernel))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,17 +21,22 @@ from nbmodernizer.clock import now
 from nbmodernizer.engine import (
     FixOutcome,
     advance,
+    environment_request,
     fix_step,
     grade_revision,
     load_notebook,
+    store_environment,
     store_execution,
 )
-from nbmodernizer.execute import ProgressCallback
+from nbmodernizer.environment import kernel_interpreter
+from nbmodernizer.execute import Kernel, ProgressCallback
+from nbmodernizer.facts import EnvironmentFacts, FactsError, gather
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import build_learner
 from nbmodernizer.grade import Answers
 from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, start, unrunnable
+from nbmodernizer.notebook import Notebook
 from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
 from nbmodernizer.runfolder import report_files, status_json
 from nbmodernizer.spec import (
@@ -91,6 +97,18 @@ def read_document(spec_path: Path) -> dict[str, Any]:
     return document
 
 
+def kernel_python(path: str | None, flag: str) -> str:
+    """The interpreter the notebook's kernel and the environment's probes run in: `path`, once
+    checked (`environment.kernel_interpreter`), else this one. InvalidInputError naming `flag`
+    (`--python`, or the API's `python=`) when `path` cannot run a kernel."""
+    if path is None:
+        return sys.executable
+    try:
+        return kernel_interpreter(path)
+    except ValueError as error:
+        raise InvalidInputError(f"{flag}: {error}") from None
+
+
 def run_name(document: dict[str, Any], base: Path) -> str:
     metadata = document.get("metadata")
     name = metadata.get("name") if isinstance(metadata, dict) else None
@@ -119,6 +137,7 @@ class LocalRun:
     store: LocalStore
     progress: Progress
     parallel_runs: int = 1  # runs of one revision executing at once (score.runs > 1)
+    python: str = sys.executable  # where the kernel and the probes run (`kernel_python`)
     notes: list[str] = field(default_factory=list)
     started_at: str = field(default_factory=now)
 
@@ -164,15 +183,31 @@ class _InProcess:
     def execute(self, state: LoopState, revision: int) -> Graded:
         progress, store = self.run.progress, self.run.store
         progress.iteration(revision, self.spec.fix.max_iterations)
+        notebook = load_notebook(store, revision)
+        facts = self.environment(revision, notebook)
+        kernel = Kernel(self.run.python, facts.packages)
         outputs = execute_runs(
-            load_notebook(store, revision),
-            RunPlan.of(self.spec, self.run.parallel_runs),
+            notebook,
+            RunPlan.of(self.spec, self.run.parallel_runs, kernel),
             scratch_folders(self.inputs),
             lambda run: progress.cells(revision, run),
             adaptive_stop(self.answers, self.spec),
         )
         store_execution(store, revision, outputs)
         return grade_revision(store, revision, self.answers, self.spec)
+
+    def environment(self, revision: int, notebook: Notebook) -> EnvironmentFacts:
+        """The facts of the kernel's interpreter for this revision's imports, stored as its
+        environment.json before it runs (the fixers read them from there)."""
+        python = self.run.python
+        try:
+            facts = gather(python, environment_request(notebook))
+        except FactsError as error:
+            raise InvalidInputError(
+                f"the environment of {python} cannot be probed: {error}"
+            ) from None
+        store_environment(self.run.store, revision, facts)
+        return facts
 
     def learner(self) -> Learner | None:
         return build_learner(self.spec)
@@ -209,10 +244,12 @@ def modernize_file(
     out: Path | None = None,
     progress: Progress | None = None,
     parallel_runs: int | None = None,
+    python: str | None = None,
 ) -> LocalResult:
+    """`python`: an interpreter `kernel_python` checked (default: this one)."""
     document = read_document(spec_path)  # InvalidInputError here: no folder to report into
     return modernize_document(
-        document, spec_path.resolve().parent, str(spec_path), out, progress, parallel_runs
+        document, spec_path.resolve().parent, str(spec_path), out, progress, parallel_runs, python
     )
 
 
@@ -223,8 +260,11 @@ def modernize_document(
     out: Path | None = None,
     progress: Progress | None = None,
     parallel_runs: int | None = None,
+    python: str | None = None,
 ) -> LocalResult:
-    """Modernize the spec `document` (read from `source`), its relative paths read from `base`."""
+    """Modernize the spec `document` (read from `source`), its relative paths read from `base`;
+    the notebook's kernel runs in `python` (an interpreter `kernel_python` checked; default:
+    this one)."""
     out_dir = choose_out_dir(out, run_name(document, base))
     out_dir.mkdir(parents=True, exist_ok=True)
     run = LocalRun(
@@ -233,6 +273,7 @@ def modernize_document(
         LocalStore(out_dir),
         progress or QuietProgress(),
         parallel_runs or default_parallel_runs(),
+        python or sys.executable,
     )
     try:
         try:

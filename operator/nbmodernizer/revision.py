@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nbmodernizer.evidence import decide
-from nbmodernizer.execute import ProgressCallback, RunFolder, prepare_run_folder, run_notebook
+from nbmodernizer.execute import (
+    Kernel,
+    ProgressCallback,
+    RunFolder,
+    prepare_run_folder,
+    run_notebook,
+)
 from nbmodernizer.grade import (
     Answers,
     Submission,
@@ -57,11 +63,18 @@ class RunPlan:
     submission: str
     parallel: int = 1  # runs executing at once (each its own kernel and folder)
     limits: SubmissionLimits = field(default_factory=SubmissionLimits)  # larger: not kept whole
+    kernel: Kernel = field(default_factory=Kernel)  # where the kernel runs (default: here)
 
     @staticmethod
-    def of(spec: ModernizationSpec, parallel: int = 1) -> RunPlan:
+    def of(spec: ModernizationSpec, parallel: int = 1, kernel: Kernel | None = None) -> RunPlan:
         score = spec.score
-        return RunPlan(spec.execution.timeout_seconds, score.runs, score.submission, parallel)
+        return RunPlan(
+            spec.execution.timeout_seconds,
+            score.runs,
+            score.submission,
+            parallel,
+            kernel=kernel or Kernel(),
+        )
 
 
 # Given the runs finished so far (in the order they finished): are they enough?
@@ -92,7 +105,9 @@ async def _execute_runs(
         with folders() as folder:
             executed = copy_notebook(notebook)
             on_cell = progress(run) if progress is not None else None
-            execution = await run_notebook(executed, folder, plan.timeout_seconds, on_cell)
+            execution = await run_notebook(
+                executed, folder, plan.timeout_seconds, on_cell, plan.kernel
+            )
             submission = read_submission_file(folder.working / plan.submission, plan.limits)
         return RunOutput(executed, execution, submission)
 

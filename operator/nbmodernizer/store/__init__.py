@@ -5,6 +5,9 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
 
     revisions/0000/notebook.ipynb   the revision (revision 0: the original, byte-identical)
     revisions/0000/spec.json        the spec the run started with (operator only)
+    revisions/0000/environment.json the facts of the environment the kernel runs in
+                                    (envprobe.py's FACTS: versions, which legacy APIs are
+                                    gone); the fixers read it (`engine.read_environment`)
     revisions/0000/executed.ipynb   the notebook after execution
     revisions/0000/execution.json   every run's execution facts (errors, duration, versions)
     revisions/0000/submission.csv   what the notebook wrote, when it did (-N.csv: run N); one
@@ -18,7 +21,8 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
     revisions/0001/notebook.ipynb   ...
 
 Per revision they are written in this order: notebook.ipynb (+ fix.json) by the driver or
-the fixer before the revision runs; executed[-N].ipynb, submission[-N].csv and
+the fixer before the revision runs; environment.json by the execution before the notebook
+runs (locally the CLI, in a cluster the Job's pod); executed[-N].ipynb, submission[-N].csv and
 execution[-N].json (last) by the executor (the CLI, or the Job's pod through its grants:
 pre-signed URLs for exactly these names, `grants.py`); result.json by the grader (the CLI,
 or the operator). A revision whose result.json is missing has not been graded yet. What an
@@ -35,6 +39,8 @@ The JSON files (`revisions.py` reads and writes them, typed):
     fix.json        FixRecord                                       indent 2, field order
     spec.json       {"generation": int | null, "spec": ModernizationSpec}
                                                                     indent 2, sorted keys
+    environment.json FACTS (`facts.EnvironmentFacts`; engine.py writes and reads it: the
+                    store's modules do not know the facts' type)   indent 2, sorted keys
 
 each in its camelCase wire form (`status.py`, `spec.py`), ending in a newline.
 

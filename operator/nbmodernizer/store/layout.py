@@ -12,6 +12,7 @@ REVISIONS = "revisions"
 NOTEBOOK = "notebook.ipynb"
 EXECUTED = "executed.ipynb"
 EXECUTION = "execution.json"
+ENVIRONMENT = "environment.json"  # the facts of the environment the revision's kernel ran in
 RESULT = "result.json"
 SUBMISSION = "submission.csv"
 FIX = "fix.json"
