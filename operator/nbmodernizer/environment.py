@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import sys
 from functools import cache
 from importlib import metadata
@@ -12,6 +10,7 @@ from pathlib import Path
 from IPython.core.inputtransformer2 import TransformerManager
 
 from nbmodernizer import cells
+from nbmodernizer.kernelhost import visible_gpus as visible_gpus  # its home: the kernel host
 from nbmodernizer.notebook import Notebook, code_cells
 from nbmodernizer.status import InputFile
 
@@ -43,19 +42,6 @@ def installed_versions(modules: set[str]) -> dict[str, str]:
             except metadata.PackageNotFoundError:
                 continue
     return versions
-
-
-def visible_gpus() -> int:
-    """NVIDIA GPUs this process can see (0 without a driver)."""
-    if shutil.which("nvidia-smi") is None:
-        return 0
-    try:
-        listing = subprocess.run(
-            ["nvidia-smi", "-L"], capture_output=True, text=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return 0
-    return sum(1 for line in listing.stdout.splitlines() if line.startswith("GPU "))
 
 
 def imported_packages(notebook: Notebook) -> dict[str, str]:

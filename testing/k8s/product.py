@@ -32,7 +32,7 @@ import pytest
 from testing.k8s.client import K8sApi, wait_until
 from testing.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
 from testing.k8s.kopf_process import KopfProcess
-from testing.k8s.kubelet import Kubelet
+from testing.k8s.kubelet import DEFAULT_EXECUTABLES, Kubelet
 from testing.k8s.resources import NBMS, SECRETS
 from testing.s3server import (
     ACCESS_KEY,
@@ -44,7 +44,7 @@ from testing.s3server import (
 )
 
 S3_SECRET = "nbmodernizer-s3"
-TEST_RUNNER_IMAGE = "nbmodernizer-runner:test"  # the test kubelet ignores images
+TEST_RUNNER_IMAGE = "nbmodernizer-runner:test"  # the kubelet runs its python as this one
 
 
 @dataclass(frozen=True)
@@ -192,15 +192,17 @@ def pod_base_env(home: Path) -> dict[str, str]:
 
 @pytest.fixture
 def runner_kubelet(k8s_api: K8sApi, tmp_path: Path) -> Iterator[Kubelet | None]:
-    """The test kubelet, running Jobs' `nbmod` through the pod shim (None on a real cluster:
-    its nodes run the Jobs in the runner image). The pods get only their container's
+    """The test kubelet, running Jobs' `nbmod` through the pod shim and `python` as this
+    interpreter (None on a real cluster: its nodes run the Jobs in the runner image); set
+    `images` on it for other images. The pods get only their container's
     environment (`pod_base_env`) and their Secret volumes as files."""
     if not k8s_api.emulated:
         yield None
         return
     shim = pod_shim(tmp_path)
     base = pod_base_env(tmp_path)
-    with Kubelet(k8s_api, base_env=base, executables={"nbmod": str(shim)}) as kubelet:
+    ours = {**DEFAULT_EXECUTABLES, "nbmod": str(shim)}  # our images: this interpreter
+    with Kubelet(k8s_api, base_env=base, executables=ours) as kubelet:
         yield kubelet
     if kubelet.errors:
         print("Kubelet errors:", *kubelet.errors, sep="\n  ")
