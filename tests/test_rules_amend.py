@@ -17,12 +17,14 @@ from nbmodernizer.fixers import FixerChain, FixRequest
 from nbmodernizer.fixers.base import FixAttempt, FixProposal
 from nbmodernizer.fixers.rules import RulesFixer, all_rules
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
+from nbmodernizer.fixers.rules.toolkit.probes import ALWAYS
 from nbmodernizer.loop import Finish, RequestFix, start
 from nbmodernizer.notebook import cell_changes, copy_notebook, fingerprint, serialise
 from nbmodernizer.revision import RunOutput
 from nbmodernizer.status import CellError, FixRecord, FixType, Issue, RuleOccurrence, RuleUse
 from nbmodernizer.store.layout import NOTEBOOK
 from nbmodernizer.store.revisions import LocalStore
+from testing.environment_facts import gone
 from testing.factories import ran
 from testing.notebooks import PREDICT, READ, WRITE, kaggle_folder, notebook
 from tests.test_cell_reading import modernize
@@ -203,7 +205,7 @@ def silent_rule() -> Rule:
         kind=Kind.SILENT,
         rewrite=lambda source, _context: source.replace("Model()", "Model(legacy=True)"),
         examples=(Example(before="", after="", check="True"),),
-        gone=lambda: True,
+        gone=ALWAYS,
     )
 
 
@@ -213,7 +215,10 @@ def test_a_silent_rule_whose_line_raised_is_reverted_there_and_not_applied_there
     rewritten = notebook("m = Model(legacy=True)", "n = Model(legacy=True)")
     fix = made_by_rules(legacy, rewritten, RuleUse(rule="demo.silent-default", cells=[1, 2]))
     fixer = RulesFixer(rules, libraries=[])
-    attempt = fixer.propose(after_rules(rewritten, raised(1, 1, "TypeError"), fix))
+    silent = gone("demo.silent-default")  # the environment lacks the legacy default
+    attempt = fixer.propose(
+        replace(after_rules(rewritten, raised(1, 1, "TypeError"), fix), environment=silent)
+    )
     assert attempt.proposal is not None
     cells = [cell.source for cell in attempt.proposal.notebook.cells[1:]]
     assert cells == ["m = Model()", "n = Model(legacy=True)"]
@@ -222,7 +227,10 @@ def test_a_silent_rule_whose_line_raised_is_reverted_there_and_not_applied_there
     )
     revert = fix.model_copy(update={"iteration": 2, "rules": list(attempt.proposal.rules)})
     # a later, ordinary round leaves the cell it was reverted in alone
-    later = replace(request(attempt.proposal.notebook, (2, "ValueError")), fixes=(fix, revert))
+    later = replace(
+        request(attempt.proposal.notebook, (2, "ValueError"), environment=silent),
+        fixes=(fix, revert),
+    )
     assert fixer.propose(later).proposal is None
 
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from nbmodernizer.facts import EnvironmentFacts
 from nbmodernizer.fixers.base import FixRequest
-from nbmodernizer.fixers.rules import RulesFixer, all_rules
+from nbmodernizer.fixers.rules import RulesFixer, all_libraries, all_rules
+from nbmodernizer.fixers.rules.catalog import probe_request
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.probes import ALWAYS, lacks
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import Diagnosis, EnvironmentKind, FixType, Issue, Outcome
+from testing.environment_facts import facts_of, gone
 from testing.factories import ran, scored
 from testing.notebooks import notebook
 
@@ -19,9 +23,15 @@ SPEC = ModernizationSpec.model_validate(
 
 
 def request(
-    nb: Any, *errors: tuple[int, str], fix_type: FixType = FixType.ERROR_REPAIR
+    nb: Any,
+    *errors: tuple[int, str],
+    fix_type: FixType = FixType.ERROR_REPAIR,
+    environment: EnvironmentFacts | str | None = "here",
 ) -> FixRequest:
+    """A request for `nb`; its environment's facts are this venv's unless given."""
     execution = ran(*errors)
+    facts = facts_of(nb) if environment == "here" else environment
+    assert not isinstance(facts, str)
     return FixRequest(
         notebook=nb,
         executed=nb,
@@ -34,16 +44,11 @@ def request(
         fix_type=fix_type,
         spec=SPEC,
         input_dir=None,
+        environment=facts,
     )
 
 
-def marker_rule(
-    library: str, calls: list[str], gone: bool = True, symptoms: tuple[Symptom, ...] = ()
-) -> Rule:
-    def probe() -> bool:
-        calls.append(library)
-        return gone
-
+def marker_rule(library: str, symptoms: tuple[Symptom, ...] = ()) -> Rule:
     return Rule(
         id=f"{library}.marker",
         library=library,
@@ -53,21 +58,43 @@ def marker_rule(
         rewrite=lambda source, _context: source.replace("OLD", "NEW"),
         examples=(Example(before="", after="", check="True"),),
         symptoms=symptoms,
-        gone=probe,
+        gone=ALWAYS,
     )
 
 
 def test_a_library_the_notebook_does_not_import_is_not_probed() -> None:
-    calls: list[str] = []
-    fixer = RulesFixer([marker_rule("keras", calls), marker_rule("pandas", calls)])
-    attempt = fixer.propose(request(notebook("import pandas as pd", "x = 'OLD'")))
-    assert calls == ["pandas"]
+    rules = [marker_rule("keras"), marker_rule("pandas")]
+    asked = probe_request({"pandas"}, rules, all_libraries())
+    assert asked.modules == ("pandas",)
+    assert set(asked.probes) == {"pandas.marker"}
+    nb = notebook("import pandas as pd", "x = 'OLD'")
+    attempt = RulesFixer(rules).propose(request(nb, environment=gone("pandas.marker")))
     assert attempt.proposal is not None and attempt.proposal.notebook.cells[2].source == "x = 'NEW'"
 
 
+def test_without_facts_no_rule_is_proactive_only_the_reactive_ones() -> None:
+    nb = notebook("import pandas as pd", "x = 'OLD'")
+    attempt = RulesFixer([marker_rule("pandas")]).propose(request(nb, environment=None))
+    assert attempt.proposal is None and attempt.note == "no rule applies"
+
+
+def test_two_environments_that_disagree_about_one_legacy_api_get_different_rules() -> None:
+    """The same notebook, two environments: one still has `np.float` (NumPy 1.19), the other
+    lacks it; only the second gets the rewrite, decided by its facts alone."""
+    nb = notebook("import numpy as np", "x = np.zeros(2, dtype=np.float)")
+    asked = probe_request({"numpy"})
+    assert asked.probes["numpy.builtin-type-aliases:float"] == lacks("numpy", "float").to_json()
+    kept = gone()  # nothing gone: the legacy API is still there
+    lacking = gone("numpy.builtin-type-aliases", "numpy.builtin-type-aliases:float")
+    assert RulesFixer(all_rules()).propose(request(nb, environment=kept)).proposal is None
+    attempt = RulesFixer(all_rules()).propose(request(nb, environment=lacking))
+    assert attempt.proposal is not None
+    assert attempt.proposal.notebook.cells[2].source == "x = np.zeros(2, dtype=float)"
+    assert [use.rule for use in attempt.proposal.rules] == ["numpy.builtin-type-aliases"]
+
+
 def test_reactive_rules_touch_only_the_failing_cell() -> None:
-    calls: list[str] = []
-    rule = marker_rule("python", calls, symptoms=(Symptom("NameError", "name 'OLD'"),))
+    rule = marker_rule("python", symptoms=(Symptom("NameError", "name 'OLD'"),))
     rule = Rule(**{**rule.__dict__, "gone": None})
     nb = notebook("a = 'OLD'", "b = OLD")
     fix = RulesFixer([rule]).propose(request(nb, (2, "NameError")))
@@ -103,8 +130,8 @@ def test_several_rules_in_one_cell_and_one_rule_many_times() -> None:
     fix = RulesFixer(all_rules()).propose(request(notebook(legacy)))
     assert fix.proposal is not None
     source = fix.proposal.notebook.cells[1].source
-    for gone in ("cross_validation", "fillna(method", ".ix[", "as_matrix", "np.float)", "np.int)"):
-        assert gone not in source
+    for old in ("cross_validation", "fillna(method", ".ix[", "as_matrix", "np.float)", "np.int)"):
+        assert old not in source
     namespace: dict[str, Any] = {}
     exec(source, namespace)
     assert namespace["result"] == (True, True, 5.0)

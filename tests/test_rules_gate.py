@@ -16,11 +16,13 @@ from nbmodernizer.fixers.rules import RulesFixer, all_rules
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.fixer import NOT_IDEMPOTENT, REFUSED, rewrite_cell
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
+from nbmodernizer.fixers.rules.toolkit.probes import ALWAYS
 from nbmodernizer.scan import formats
 from nbmodernizer.scan.finding import Scanner
 from nbmodernizer.scan.sources import read
 from nbmodernizer.scan.summary import render, summarize
 from nbmodernizer.status import FixRecord, FixType, Issue
+from testing.environment_facts import gone
 from testing.notebooks import notebook, write_notebook
 from tests.test_rules_fixer import request
 
@@ -36,7 +38,7 @@ def toy(rule_id: str, rewrite: re.Pattern[str], replacement: str) -> Rule:
         kind=Kind.API,
         rewrite=lambda source, _context: rewrite.sub(replacement, source),
         examples=(Example(before="", after="", check="True"),),
-        gone=lambda: True,
+        gone=ALWAYS,
     )
 
 
@@ -91,7 +93,8 @@ def test_a_cell_that_did_not_parse_may_stay_unparsed() -> None:
 
 def test_the_rules_fixer_records_the_refusal_and_the_metric_counts_it() -> None:
     nb = notebook("import os", CELL, "total = 2\n")
-    attempt = RulesFixer([UNBALANCES, GROWS, RENAMES], []).propose(request(nb))
+    toys = gone(UNBALANCES.id, GROWS.id, RENAMES.id)
+    attempt = RulesFixer([UNBALANCES, GROWS, RENAMES], []).propose(request(nb, environment=toys))
     assert attempt.proposal is not None
     assert attempt.proposal.notebook.cells[2].source == GOOD
     assert attempt.proposal.notebook.cells[3].source == "total = 2\n"

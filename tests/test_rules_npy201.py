@@ -12,6 +12,7 @@ from nbmodernizer.fixers.rules import all_libraries, all_rules
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.fixer import proactive, rewrite_cell
 from nbmodernizer.fixers.rules.proof import run_snippet
+from testing.environment_facts import installed_facts
 
 RUFF_AUTOFIXED = (
     "add_docstring",
@@ -71,9 +72,9 @@ NOT_IMPORTABLE = {"NINF", "PZERO", "NZERO", "source"}
 
 
 def _rewrite(source: str) -> str:
-    context = RuleContext(aliases={"np": "numpy"})
+    context = RuleContext(aliases={"np": "numpy"}, environment=installed_facts({"numpy"}))
     modules = {library.name: library.modules for library in all_libraries()}
-    rules = proactive(all_rules(), {"numpy"}, modules)
+    rules = proactive(all_rules(), {"numpy"}, modules, installed_facts({"numpy"}))
     return rewrite_cell(source, rules, context)[0]
 
 
@@ -93,9 +94,12 @@ def test_ruff_autofixed_name_is_rewritten(name: str) -> None:
 @pytest.mark.parametrize("name", [n for n in RUFF_AUTOFIXED if n not in NOT_IMPORTABLE])
 def test_ruff_autofixed_name_is_rewritten_when_imported_from_numpy(name: str) -> None:
     before = f"import numpy as np\nfrom numpy import {name}\nvalue = {name}\n"
-    context = RuleContext(aliases={"np": "numpy", name: f"numpy.{name}"})
+    context = RuleContext(
+        aliases={"np": "numpy", name: f"numpy.{name}"}, environment=installed_facts({"numpy"})
+    )
     modules = {library.name: library.modules for library in all_libraries()}
-    after = rewrite_cell(before, proactive(all_rules(), {"numpy"}, modules), context)[0]
+    rules = proactive(all_rules(), {"numpy"}, modules, installed_facts({"numpy"}))
+    after = rewrite_cell(before, rules, context)[0]
     assert f"from numpy import {name}\n" not in after
     rewritten = run_snippet(after, "True")
     assert rewritten.error is None, f"{after!r} raised {rewritten.error!r}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,8 @@ import pytest
 
 from nbmodernizer.cli import main
 from nbmodernizer.fixers.rules import all_libraries, all_rules
-from nbmodernizer.scan.finding import Scanner, places, probed, probes_run, select
+from nbmodernizer.scan.batch import scan_all
+from nbmodernizer.scan.finding import Scanner, places, select
 from nbmodernizer.scan.sources import read
 from testing.notebooks import new_code_cell, notebook, write_notebook
 
@@ -319,28 +321,20 @@ def test_places_are_where_a_rule_changed_the_cell() -> None:
     assert places("from m.old import f\n", "from m.new import f\n") == [(0, 7)]
 
 
-def test_probes_run_once_per_process(tmp_path: Path) -> None:
+def test_the_facts_are_gathered_once_per_batch_in_the_scanners_interpreter(
+    tmp_path: Path,
+) -> None:
     scanner = Scanner(all_rules(), all_libraries())
-    path = legacy_notebook(tmp_path / "legacy.ipynb")
-    scanner.scan(read(path))
-    evaluated = probes_run()
-    calls: list[int] = []
-    rule = next(r for r in all_rules() if r.id == "pandas.ix-indexer")
-    assert rule.gone is not None
-    probe = rule.gone
-
-    def counted() -> bool:
-        calls.append(1)
-        return probe()
-
-    object.__setattr__(rule, "gone", counted)
-    try:
-        assert probed(rule) and probed(rule)
-        assert calls == [1]
-    finally:
-        object.__setattr__(rule, "gone", probe)
-    scanner.scan(read(path))
-    assert probes_run() == evaluated + 1  # the second scan evaluated nothing new
+    first = legacy_notebook(tmp_path / "legacy.ipynb")
+    second = legacy_notebook(tmp_path / "again.ipynb")
+    reports = scan_all(scanner, [first, second], jobs=1)
+    assert scanner.gathered == 1  # one envprobe.py run for the batch's imports
+    assert scanner.environment is not None
+    assert scanner.environment.executable == sys.executable
+    assert scanner.environment.gone("pandas.ix-indexer")
+    assert all(report.findings for report in reports)
+    scanner.scan(read(first))
+    assert scanner.gathered == 1  # the same imports: nothing new to probe
 
 
 def test_a_code_cell_whose_source_is_null_is_reported_and_the_others_scanned(

@@ -1,39 +1,88 @@
-"""toolkit.probes: whether the installed library still has the legacy API."""
+"""toolkit.probes: the rules' probes as data, which envprobe.py evaluates where the notebook
+runs (its kinds are tested for real in tests/test_envprobe.py)."""
 
 from __future__ import annotations
 
-import json
-
+from nbmodernizer import envprobe
+from nbmodernizer.fixers.rules import all_rules
 from nbmodernizer.fixers.rules.toolkit.probes import (
-    import_optional,
+    ALWAYS,
+    AllOf,
+    AnyOf,
+    KeywordOnly,
+    Lacks,
+    LacksAttribute,
+    LacksItem,
+    ModuleGone,
+    NoParameter,
+    Not,
+    Probe,
+    Rejects,
+    all_of,
+    any_of,
+    keyword_only,
     lacks,
+    lacks_attribute,
+    lacks_item,
     module_gone,
     no_parameter,
+    not_,
     rejects,
 )
 
-
-def test_a_library_that_is_not_installed_has_nothing_gone() -> None:
-    assert import_optional("no_such_library_anywhere") is None
-    assert import_optional("json") is json
-    assert not lacks("no_such_library_anywhere", "x")
-    assert not no_parameter("no_such_library_anywhere.fit", "x")
-
-
-def test_modules_and_attributes() -> None:
-    assert module_gone("json.no_such_submodule")
-    assert module_gone("json.decoder.not_a_package.below")
-    assert not module_gone("json.decoder")
-    assert lacks("json", "no_such_function")
-    assert not lacks("json", "no_such_function", "dumps")
-
-
-def test_parameters_of_a_function_or_of_a_dotted_path() -> None:
-    assert no_parameter("json.dumps", "no_such_parameter")
-    assert not no_parameter(json.dumps, "indent")
+KINDS = (
+    Lacks,
+    LacksAttribute,
+    LacksItem,
+    NoParameter,
+    KeywordOnly,
+    ModuleGone,
+    Rejects,
+    type(ALWAYS),
+    Not,
+    AllOf,
+    AnyOf,
+)
 
 
-def test_rejects_says_whether_a_call_raises_value_or_type_error() -> None:
-    assert rejects(lambda: int("x"))
-    assert rejects(lambda: len(3))  # type: ignore[arg-type]
-    assert not rejects(lambda: int("3"))
+def test_each_kind_is_the_json_envprobe_reads() -> None:
+    probes: list[Probe] = [
+        lacks("numpy", "float", "int"),
+        lacks_attribute("pandas.DataFrame", "ix"),
+        lacks_item("matplotlib.rcParams", "axes.color_cycle"),
+        no_parameter("sklearn.svm.SVC", "x"),
+        keyword_only("pandas.DataFrame.drop", "axis"),
+        module_gone("sklearn.cross_validation"),
+        rejects("print 'x'"),
+        ALWAYS,
+        not_(ALWAYS),
+        all_of(ALWAYS, module_gone("cPickle")),
+        any_of(ALWAYS, rejects("x = 1")),
+    ]
+    assert {type(probe) for probe in probes} == set(KINDS)
+    assert [probe.to_json()["kind"] for probe in probes] == list(envprobe.KINDS)
+    for probe in probes:
+        envprobe.check_probe(probe.to_json(), "probe")  # raises BadRequestError when not
+    assert lacks("numpy", "float").to_json() == {
+        "kind": "lacks",
+        "module": "numpy",
+        "names": ["float"],
+    }
+    assert all_of(ALWAYS, not_(ALWAYS)).to_json() == {
+        "kind": "all",
+        "probes": [{"kind": "always"}, {"kind": "not", "probe": {"kind": "always"}}],
+    }
+
+
+def test_probes_read_as_text() -> None:
+    assert lacks("numpy", "float").describe() == "numpy lacks `float`"
+    assert no_parameter("json.dumps", "**").describe() == "json.dumps() takes no **kwargs"
+    both = all_of(lacks("a", "x"), any_of(module_gone("b"), ALWAYS))
+    assert both.describe() == "a lacks `x` and (no module b or always)"
+
+
+def test_every_rules_probe_is_data_envprobe_accepts() -> None:
+    for rule in all_rules():
+        for name, probe in rule.probes().items():
+            assert isinstance(rule.gone, KINDS) or rule.gone is None, rule.id
+            envprobe.check_probe(probe, name)

@@ -1,20 +1,20 @@
 """toolkit.signatures: extra positional arguments named after today's keyword-only
-parameters, read from real signatures."""
+parameters, read from real signatures as the environment's facts hold them."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 
+from nbmodernizer.envprobe import signature_of
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.nodes import dotted_name
 from nbmodernizer.fixers.rules.toolkit.signatures import (
     Accepts,
     accepts,
     common,
-    installed,
     keyword_only_by_signature,
 )
+from testing.environment_facts import installed_facts
 
 
 def legacy(a: int, b: int = 0, *, c: int = 0, d: int = 0) -> int:
@@ -26,12 +26,17 @@ class Frame:
         """A method read from its class: `self` is not an argument."""
 
 
+def parameters(function: object) -> list[tuple[str, str]]:
+    """The parameters as envprobe.py reports them (what `context.parameters` returns)."""
+    return [(name, kind) for name, kind in signature_of(function)]
+
+
 def test_what_a_callee_accepts_today() -> None:
-    assert accepts(legacy) == Accepts(2, ("c", "d"))
-    assert accepts(Frame.drop, method=True) == Accepts(1, ("axis", "inplace"))
-    assert accepts(print) is None  # *args: extra positional arguments are not an error
-    assert accepts(len) is None  # nothing keyword-only
-    assert accepts(3) is None  # no signature
+    assert accepts(parameters(legacy)) == Accepts(2, ("c", "d"))
+    assert accepts(parameters(Frame.drop), method=True) == Accepts(1, ("axis", "inplace"))
+    assert accepts(parameters(print)) is None  # *args: extra positional arguments are fine
+    assert accepts(parameters(len)) is None  # nothing keyword-only
+    assert accepts(None) is None  # not in the environment's facts
 
 
 def test_several_possible_callees_agree_on_a_prefix_or_on_nothing() -> None:
@@ -41,16 +46,11 @@ def test_several_possible_callees_agree_on_a_prefix_or_on_nothing() -> None:
     assert common([Accepts(0, ("a",)), Accepts(0, ("b",))]) is None
 
 
-def test_installed_objects_by_qualified_name() -> None:
-    assert installed("json.dumps") is json.dumps
-    assert installed("json.decoder.JSONDecoder.decode") is json.decoder.JSONDecoder.decode
-    assert installed("json.no_such_name") is None
-    assert installed("no_such_library_anywhere.f") is None
-
-
 def test_only_the_extra_arguments_are_named_and_only_when_it_is_unambiguous() -> None:
     rewrite = keyword_only_by_signature(
-        lambda call, _context: accepts(legacy) if dotted_name(call.func) == "legacy" else None
+        lambda call, _context: (
+            accepts(parameters(legacy)) if dotted_name(call.func) == "legacy" else None
+        )
     )
     source = textwrap.dedent(
         """\
@@ -86,7 +86,7 @@ def test_pandas_methods_on_an_unknown_receiver_are_named_only_where_the_value_fi
     [rule] = [r for r in all_rules() if r.id == "pandas.keyword-only-arguments"]
 
     def rewrite(source: str) -> str:
-        context, _ = notebook_context([source], False, None)
+        context, _ = notebook_context([source], False, None, installed_facts({"pandas"}))
         return rule.rewrite(source, context)
 
     for untouched in ("has_inf = xp.any(xp.isinf(X))", "chosen = xp.where(c, a, b)"):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from nbmodernizer.facts import EnvironmentFacts
 from nbmodernizer.loop import LoopState
 from nbmodernizer.notebook import Notebook, cell_changes, fingerprint
 from nbmodernizer.spec import ModernizationSpec
@@ -45,6 +46,9 @@ class FixRequest:
     spent: CostSummary = field(default_factory=CostSummary)  # by fixers so far in this run
     fixes: tuple[FixRecord, ...] = ()  # how each revision so far was made, oldest first
     tried: Mapping[str, int] = field(default_factory=dict)  # fingerprint -> revision, so far
+    # what envprobe.py found where the notebook runs (which legacy APIs are gone); None: no
+    # facts, so no rule is applied proactively, only those an error calls for
+    environment: EnvironmentFacts | None = None
 
 
 @dataclass(frozen=True)

@@ -55,9 +55,9 @@ def scan_all(
     """Every file's report, in the order of `paths`."""
     global _SCANNER, _WITH_TEXT
     jobs = jobs or os.cpu_count() or 1
+    scanner.warm(imported_names(paths))  # the environment's facts, once for the batch
     if jobs <= 1 or len(paths) < 4 or "fork" not in multiprocessing.get_all_start_methods():
         return [scan_file(scanner, path, with_text) for path in paths]
-    scanner.warm(imported_names(paths))
     _SCANNER, _WITH_TEXT = scanner, with_text
     try:
         context = multiprocessing.get_context("fork")

@@ -9,8 +9,9 @@ back to the cell as written. Reactive-only rules (no `gone` probe: `x.append(...
 DataFrame, silent drift restored when a score deviates) need an error or a score to be
 applied, so they cannot be found statically.
 
-Probes run once per process (`probed`); a library's probes run only for notebooks that
-import it.
+The probes are evaluated where the notebooks would run (`facts.gather` in the scanner's
+interpreter, the current one by default), once per batch for the union of the batch's imports;
+a library's probes run only when a notebook imports it.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ import functools
 import importlib.metadata
 import platform
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from nbmodernizer.facts import EnvironmentFacts, gather
 from nbmodernizer.fixers.rules.fixer import (
     CellTooDeepError,
     notebook_context,
@@ -34,25 +37,6 @@ from nbmodernizer.fixers.rules.fixer import (
 from nbmodernizer.fixers.rules.model import Library, Rule
 from nbmodernizer.notebook import CodeCell
 from nbmodernizer.scan.sources import SourceFile
-
-_PROBED: dict[Callable[[], bool], bool] = {}
-
-
-def probed(rule: Rule) -> bool:
-    """`rule.gone()`, evaluated once per process (a probe that raises says "not gone")."""
-    if rule.gone is None:
-        return False
-    if rule.gone not in _PROBED:
-        try:
-            _PROBED[rule.gone] = bool(rule.gone())
-        except Exception:
-            _PROBED[rule.gone] = False
-    return _PROBED[rule.gone]
-
-
-def probes_run() -> int:
-    """How many probes this process has evaluated (each once)."""
-    return len(_PROBED)
 
 
 @dataclass(frozen=True)
@@ -135,12 +119,16 @@ def select(
 
 
 def build_scanner(
-    only: Sequence[str] = (), ignore: Sequence[str] = (), gpu_available: bool = False
+    only: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    gpu_available: bool = False,
+    python: str = sys.executable,
 ) -> Scanner:
-    """The scanner over the whole rulebook, narrowed by rule ids or library prefixes."""
+    """The scanner over the whole rulebook, narrowed by rule ids or library prefixes, with the
+    probes evaluated by the interpreter `python`."""
     from nbmodernizer.fixers.rules import all_libraries, all_rules
 
-    return Scanner(select(all_rules(), only, ignore), all_libraries(), gpu_available)
+    return Scanner(select(all_rules(), only, ignore), all_libraries(), gpu_available, python)
 
 
 @functools.cache
@@ -242,24 +230,44 @@ class Scanner:
         rules: Sequence[Rule],
         libraries: Sequence[Library],
         gpu_available: bool = False,
+        python: str = sys.executable,
     ) -> None:
         self.rules = tuple(rules)
+        self.libraries = tuple(libraries)
         self.modules = {library.name: library.modules for library in libraries}
         self.gpu_available = gpu_available
+        self.python = python  # the interpreter whose environment the probes describe
+        self.environment: EnvironmentFacts | None = None
+        self.probed: frozenset[str] = frozenset()  # the imports `environment` answers for
+        self.gathered = 0  # how many times envprobe.py ran
 
     def warm(self, imported: set[str]) -> None:
-        """Evaluate the probes these imports make relevant, and read the installed
-        distributions (seconds), before worker processes fork."""
-        proactive(self.rules, imported, self.modules, gone=probed)
+        """Gather the facts these imports make relevant (envprobe.py in `python`, once for
+        all of them), and read the installed distributions, before worker processes fork."""
+        self.facts_for(imported)
         _distributions()
+
+    def facts_for(self, imported: set[str]) -> EnvironmentFacts:
+        """The environment's facts, gathered again only for imports not yet probed (then for
+        all imports seen so far)."""
+        if self.environment is None or not imported <= self.probed:
+            from nbmodernizer.fixers.rules.catalog import probe_request
+
+            wanted = self.probed | imported
+            request = probe_request(wanted, self.rules, self.libraries)
+            self.environment = gather(self.python, request)
+            self.probed = frozenset(wanted)
+            self.gathered += 1
+        return self.environment
 
     def scan(self, source: SourceFile) -> FileReport:
         path = str(source.path)
         report = FileReport(path, cell_errors=list(source.problems))
-        context, imported = notebook_context(
-            [cell.source for cell in source.cells], self.gpu_available, None
-        )
-        rules = proactive(self.rules, imported, self.modules, gone=probed)
+        sources = [cell.source for cell in source.cells]
+        context, imported = notebook_context(sources, self.gpu_available, None)
+        environment = self.facts_for(imported)
+        context = replace(context, environment=environment)
+        rules = proactive(self.rules, imported, self.modules, environment)
         if not rules:
             return report
         for cell in source.cells:

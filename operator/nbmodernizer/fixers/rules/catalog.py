@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable, Sequence
 from types import ModuleType
 
+from nbmodernizer.facts import ProbeRequest
 from nbmodernizer.fixers.rules import libraries
-from nbmodernizer.fixers.rules.model import Library, Rule
+from nbmodernizer.fixers.rules.model import Library, Rule, relevant
 
 
 def _packages() -> tuple[ModuleType, ...]:
@@ -41,3 +43,25 @@ def problems(packages: tuple[ModuleType, ...] = PACKAGES) -> list[str]:
             if rule.library not in names:
                 found.append(f"{rule.id}: no library named {rule.library!r}")
     return found
+
+
+def probe_request(
+    modules: Iterable[str],
+    rules: Sequence[Rule] = RULES,
+    libraries: Sequence[Library] = LIBRARIES,
+) -> ProbeRequest:
+    """What envprobe.py is asked for a notebook that imports `modules` (top-level names): the
+    probes of the rules relevant to them (a library that is not imported is never probed, so
+    its import costs nothing), the probes their rewrites read, and the signatures."""
+    imported = {module.split(".")[0] for module in modules}
+    by_library = {library.name: library.modules for library in libraries}
+    probes: dict[str, dict[str, object]] = {}
+    signatures: set[str] = set()
+    for rule in rules:
+        if not relevant(rule, imported, by_library):
+            continue
+        probes.update(rule.probes())
+        signatures.update(rule.signatures)
+    return ProbeRequest(
+        modules=tuple(sorted(imported)), probes=probes, signatures=tuple(sorted(signatures))
+    )

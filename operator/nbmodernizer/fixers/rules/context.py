@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nbmodernizer.facts import EnvironmentFacts
+
 
 @dataclass(frozen=True)
 class RuleContext:
@@ -20,3 +22,14 @@ class RuleContext:
     # the lines (1-based) of the cell being rewritten that raised the errors its reactive
     # rules answer (the innermost notebook frame); empty for proactive rewrites and `scan`
     raising_lines: frozenset[int] = frozenset()
+    # what envprobe.py found where the notebook runs: the answers of the probes and the
+    # signatures a rewrite reads (`Rule.reads`, `Rule.signatures`); None: no facts
+    environment: EnvironmentFacts | None = None
+
+    def gone(self, probe: str) -> bool:
+        """The answer of a probe a rule reads (False without facts)."""
+        return self.environment is not None and self.environment.gone(probe)
+
+    def parameters(self, path: str) -> tuple[tuple[str, str], ...] | None:
+        """The parameters of the environment's callable at `path` (None: unknown there)."""
+        return None if self.environment is None else self.environment.parameters(path)

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from nbmodernizer import cells
+from nbmodernizer.facts import EnvironmentFacts
 from nbmodernizer.fixers.base import FixAttempt, FixProposal, FixRequest
 from nbmodernizer.fixers.rules import amend, batch
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.model import Kind, Library, Rule
+from nbmodernizer.fixers.rules.model import Kind, Library, Rule, relevant
 from nbmodernizer.fixers.rules.occurrences import Recorder, records
 from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
@@ -35,34 +36,29 @@ class Activation:
 SCORE_CALIBRATION_TAG = "score-calibration"
 
 
-def relevant(rule: Rule, imported: set[str], modules: Mapping[str, frozenset[str]]) -> bool:
-    """A rule is relevant to a notebook that imports one of its library's modules (a library
-    that names none, or that is not known, is always relevant)."""
-    library = modules.get(rule.library)
-    return not library or not library.isdisjoint(imported)
-
-
-def probe(rule: Rule) -> bool:
-    """Whether the installed library lacks the rule's legacy API (False without a probe)."""
-    return rule.gone is not None and rule.gone()
+def probe(rule: Rule, environment: EnvironmentFacts | None) -> bool:
+    """Whether the environment lacks the rule's legacy API, by its facts (False without a
+    probe, or without facts)."""
+    return rule.gone is not None and environment is not None and environment.gone(rule.id)
 
 
 def proactive(
     rules: Sequence[Rule],
     imported: set[str],
     modules: Mapping[str, frozenset[str]],
+    environment: EnvironmentFacts | None,
     *,
     calibrating: bool = False,
-    gone: Callable[[Rule], bool] = probe,
 ) -> tuple[Rule, ...]:
     """The rules applied to every cell before anything fails: relevant to the notebook's
-    imports and gone from the installed library (and, when calibrating a score, the rules
-    that restore a legacy default). `nbmod scan` and `nbmod fix` use exactly these."""
+    imports and gone from the environment the notebook runs in, by its facts (and, when
+    calibrating a score, the rules that restore a legacy default). `nbmod scan` and
+    `nbmod fix` use exactly these."""
     return tuple(
         rule
         for rule in rules
         if relevant(rule, imported, modules)
-        and (gone(rule) or (calibrating and SCORE_CALIBRATION_TAG in rule.tags))
+        and (probe(rule, environment) or (calibrating and SCORE_CALIBRATION_TAG in rule.tags))
     )
 
 
@@ -74,12 +70,16 @@ def read(source: str) -> cells.Parsed:
 
 
 def notebook_context(
-    sources: Sequence[str], gpu_available: bool, input_dir: Path | None
+    sources: Sequence[str],
+    gpu_available: bool,
+    input_dir: Path | None,
+    environment: EnvironmentFacts | None = None,
 ) -> tuple[RuleContext, set[str]]:
-    """What the rules know of a notebook (its imports), and the top-level modules it imports."""
+    """What the rules know of a notebook (its imports, the facts of the environment it runs
+    in), and the top-level modules it imports."""
     aliases = cells.imports(sources, read)
     frames = notebook_frames(sources, aliases)
-    context = RuleContext(aliases, gpu_available, input_dir, frames=frames)
+    context = RuleContext(aliases, gpu_available, input_dir, frames=frames, environment=environment)
     return context, {name.split(".")[0] for name in context.aliases.values()}
 
 
@@ -94,7 +94,7 @@ def activate(
         # what failed is the environment's: only its rules (paths, installs) can help; any
         # other rewrite would be executed again against the same missing file
         rules = [rule for rule in rules if rule.kind is Kind.ENVIRONMENT]
-    everywhere = proactive(rules, imported, modules, calibrating=calibrating)
+    everywhere = proactive(rules, imported, modules, request.environment, calibrating=calibrating)
     in_cells: dict[int, tuple[Rule, ...]] = {}
     raising: dict[int, frozenset[int]] = {}
     counts = {cell.get("execution_count"): n for n, cell in enumerate(request.executed.cells)}
@@ -275,7 +275,10 @@ class RulesFixer:
         notebook = copy_notebook(request.notebook)
         code = code_cells(notebook)
         context, imported = notebook_context(
-            [cell.source for cell in code], request.execution.gpus > 0, request.input_dir
+            [cell.source for cell in code],
+            request.execution.gpus > 0,
+            request.input_dir,
+            request.environment,
         )
         own = self._own_errors(request, notebook, context)
         if own is not None:

@@ -4,9 +4,10 @@ what a library of rules is."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, Protocol
 
 from nbmodernizer.fixers.rules.context import RuleContext
 
@@ -30,6 +31,15 @@ class Symptom:
 
     def matches(self, ename: str, evalue: str) -> bool:
         return ename == self.ename and re.search(self.evalue, evalue) is not None
+
+
+class Probe(Protocol):
+    """Whether an environment lacks a rule's legacy API, as data that envprobe.py evaluates
+    where the notebook runs (the kinds are in `toolkit/probes.py`)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def describe(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -63,13 +73,25 @@ class Rule:
     rewrite: Rewrite
     examples: tuple[Example, ...]
     symptoms: tuple[Symptom, ...] = ()
-    # True when the installed library no longer has the legacy API (introspection): the rule
-    # is then applied to every cell before anything fails. None: never proactive.
-    gone: Callable[[], bool] | None = None
+    # Whether the environment no longer has the legacy API, evaluated where the notebook runs
+    # (the environment's facts): when it is, the rule is applied to every cell before anything
+    # fails. None: never proactive.
+    gone: Probe | None = None
+    # probes whose answers the rewrite reads (`context.gone(name)`), each by a name unique in
+    # the catalog (`numpy.builtin-type-aliases:float`), evaluated with the rule's own probe
+    reads: tuple[tuple[str, Probe], ...] = ()
+    # callables whose parameters the rewrite reads (`context.parameters(path)`)
+    signatures: tuple[str, ...] = ()
     tags: frozenset[str] = field(default_factory=frozenset)
     # The other reading of the same legacy code, where what it meant depends on the data
     # (`.ix` took labels or positions): used when the rewrite raised at a line it wrote.
     alternative: Rewrite | None = None
+
+    def probes(self) -> dict[str, dict[str, Any]]:
+        """What envprobe.py evaluates for this rule, by name: its own probe (by its id) and
+        those its rewrite reads."""
+        found = {} if self.gone is None else {self.id: self.gone.to_json()}
+        return found | {name: probe.to_json() for name, probe in self.reads}
 
     def matches_error(self, ename: str, evalue: str) -> bool:
         return any(symptom.matches(ename, evalue) for symptom in self.symptoms)
@@ -89,3 +111,10 @@ class Library:
     name: str
     modules: frozenset[str]
     order: int
+
+
+def relevant(rule: Rule, imported: set[str], modules: Mapping[str, frozenset[str]]) -> bool:
+    """A rule is relevant to a notebook that imports one of its library's modules (a library
+    that names none, or that is not known, is always relevant): only then is it probed."""
+    library = modules.get(rule.library)
+    return not library or not library.isdisjoint(imported)

@@ -19,6 +19,7 @@ from typing import Any
 
 from nbmodernizer import cells
 from nbmodernizer.environment import python_source
+from nbmodernizer.facts import EnvironmentFacts, ProbeRequest, here
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Rule
 
@@ -81,13 +82,24 @@ def run_snippet(source: str, check: str) -> SnippetRun:
     return SnippetRun(error=None, check=bool(eval(check, namespace)))
 
 
-def context_for(source: str, root: Path, raising_lines: tuple[int, ...] = ()) -> RuleContext:
+def context_for(
+    source: str,
+    root: Path,
+    raising_lines: tuple[int, ...] = (),
+    environment: EnvironmentFacts | None = None,
+) -> RuleContext:
     return RuleContext(
         aliases=cells.imports([source]),
         gpu_available=False,
         input_dir=root / "input",
         raising_lines=frozenset(raising_lines),
+        environment=environment,
     )
+
+
+def facts_here(rule: Rule) -> EnvironmentFacts:
+    """The facts the rule reads, of the environment here (where the proofs run)."""
+    return here(ProbeRequest(probes=rule.probes(), signatures=rule.signatures))
 
 
 @dataclass(frozen=True)
@@ -95,19 +107,22 @@ class Proof:
     before: SnippetRun
     rewritten: str
     after: SnippetRun
-    gone: bool | None
+    gone: bool | None  # the rule's probe, evaluated here (None: the rule has none)
     again: str  # the rule applied to its own output: unchanged when it is idempotent
+    probe_error: str | None = None  # why the probe could not be evaluated here
 
 
 def prove(rule: Rule, example: Example) -> Proof:
     with _sandbox(example.files) as root:
         before = run_snippet(example.before, example.check)
+    facts = facts_here(rule)
     with _sandbox(example.files) as root:
         lines = example.raising_lines
-        rewritten = rule.rewrite(example.before, context_for(example.before, root, lines))
-        again = rule.rewrite(rewritten, context_for(rewritten, root, lines))
+        rewritten = rule.rewrite(example.before, context_for(example.before, root, lines, facts))
+        again = rule.rewrite(rewritten, context_for(rewritten, root, lines, facts))
         after = run_snippet(rewritten, example.check)
-    return Proof(before, rewritten, after, rule.gone() if rule.gone is not None else None, again)
+    gone = None if rule.gone is None else facts.gone(rule.id)
+    return Proof(before, rewritten, after, gone, again, facts.probe_errors.get(rule.id))
 
 
 def failures(rule: Rule, example: Example) -> list[str]:
@@ -136,6 +151,8 @@ def failures(rule: Rule, example: Example) -> list[str]:
         problems.append(f"rewritten snippet raised {proof.after.error!r}")
     elif not proof.after.check:
         problems.append("rewritten snippet fails the check")
-    if proof.gone is False:
+    if proof.probe_error is not None:
+        problems.append(f"the probe could not be evaluated: {proof.probe_error}")
+    elif proof.gone is False:
         problems.append("the probe says the installed library still has the legacy API")
     return problems

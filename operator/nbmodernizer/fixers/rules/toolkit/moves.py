@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -379,11 +379,19 @@ class _AttributeReplacer(cst.CSTTransformer):
         return expression(replacement).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
-def replace_attributes(targets: Mapping[str, str]) -> Rewrite:
-    """`numpy.float` -> `float`, resolving aliases (`np.float` too)."""
-    return cst_rewrite(
-        lambda context: _AttributeReplacer(context, targets), parts(*targets), refers_to(targets)
-    )
+def replace_attributes(
+    targets: Mapping[str, str], when: Callable[[str, RuleContext], bool] | None = None
+) -> Rewrite:
+    """`numpy.float` -> `float`, resolving aliases (`np.float` too). `when`: a target is
+    replaced only where `when(target, context)` holds (the environment lacks it)."""
+
+    def replacer(context: RuleContext) -> cst.CSTTransformer:
+        if when is None:
+            return _AttributeReplacer(context, targets)
+        kept = {old: new for old, new in targets.items() if when(old, context)}
+        return _AttributeReplacer(context, kept)
+
+    return cst_rewrite(replacer, parts(*targets), refers_to(targets))
 
 
 class _MethodRenamer(cst.CSTTransformer):

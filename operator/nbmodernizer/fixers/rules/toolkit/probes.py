@@ -1,65 +1,233 @@
-"""Probes: does the installed library still have the legacy API? (A rule whose probe says
-"gone" is applied to every cell of a notebook that imports its library.) A library that is
-not installed never has anything "gone"."""
+"""Probes as data: does an environment still have a rule's legacy API? (A rule whose probe says
+"gone" is applied to every cell of a notebook that imports its library.)
+
+A probe is evaluated where the notebook runs, by `envprobe.py` (stdlib-only), never in the
+process that applies the rules: these classes mirror its JSON kinds (see its docstring), and
+`to_json()` is what it reads. A library that is not installed never has anything gone.
+"""
 
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
-import inspect
-from collections.abc import Callable
-from types import ModuleType
+from dataclasses import dataclass
+from typing import Any
+
+# --- the kinds -------------------------------------------------------------------------------
 
 
-@functools.cache
-def import_optional(name: str) -> ModuleType | None:
-    """The installed module, or None when it is not installed (probes then say "not gone")."""
-    root = name.split(".")[0]
-    if importlib.util.find_spec(root) is None:
-        return None
-    try:
-        return importlib.import_module(name)
-    except Exception:  # a missing or broken install: the probes then say "not gone"
-        return None
+@dataclass(frozen=True)
+class Lacks:
+    """The module has none of `names`."""
+
+    module: str
+    names: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "lacks", "module": self.module, "names": list(self.names)}
+
+    def describe(self) -> str:
+        return f"{self.module} lacks {_names(self.names)}"
 
 
-@functools.cache
-def module_gone(name: str) -> bool:
-    """Whether the (sub)module `name` is absent."""
-    try:
-        return importlib.util.find_spec(name) is None
-    except (ImportError, ValueError):  # a parent is missing, or not a package any more
-        return True
+@dataclass(frozen=True)
+class LacksAttribute:
+    """The object at `target` (a dotted path: modules, then attributes) has none of `names`."""
+
+    target: str
+    names: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "lacks_attribute", "target": self.target, "names": list(self.names)}
+
+    def describe(self) -> str:
+        return f"{self.target} lacks {_names(self.names)}"
 
 
-@functools.cache
-def lacks(module: str, *names: str) -> bool:
-    """Whether the installed `module` has none of `names` (False when it is not installed)."""
-    found = import_optional(module)
-    return found is not None and not any(hasattr(found, name) for name in names)
+@dataclass(frozen=True)
+class LacksItem:
+    """The container at `target` holds none of `items` (`in`)."""
+
+    target: str
+    items: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "lacks_item", "target": self.target, "items": list(self.items)}
+
+    def describe(self) -> str:
+        return f"{self.target} holds none of {_names(self.items, quote=True)}"
 
 
-@functools.cache
-def no_parameter(function: str | Callable[..., object], parameter: str) -> bool:
-    """Whether a function (or a dotted path to one, `sklearn.svm.SVC`) takes no `parameter`
-    (False when its library is not installed)."""
-    target = function
-    if isinstance(target, str):
-        module, _, name = target.rpartition(".")
-        found = import_optional(module)
-        if found is None:
-            return False
-        target = getattr(found, name)
-    assert callable(target)
-    return parameter not in inspect.signature(target).parameters
+@dataclass(frozen=True)
+class NoParameter:
+    """The callable at `function` takes no `parameter` (`**`: no **kwargs)."""
+
+    function: str
+    parameter: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "no_parameter", "function": self.function, "parameter": self.parameter}
+
+    def describe(self) -> str:
+        if self.parameter == "**":
+            return f"{self.function}() takes no **kwargs"
+        return f"{self.function}() takes no `{self.parameter}`"
 
 
-def rejects(attempt: Callable[[], object]) -> bool:
-    """Whether today's library refuses the legacy call (scikit-learn's InvalidParameterError
-    is both a ValueError and a TypeError)."""
-    try:
-        attempt()
-    except (ValueError, TypeError):
-        return True
-    return False
+@dataclass(frozen=True)
+class KeywordOnly:
+    """The callable at `function` takes `parameter` by keyword only."""
+
+    function: str
+    parameter: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "keyword_only", "function": self.function, "parameter": self.parameter}
+
+    def describe(self) -> str:
+        return f"{self.function}() takes `{self.parameter}` by keyword only"
+
+
+@dataclass(frozen=True)
+class ModuleGone:
+    """The module cannot be found (a top-level module: it is not installed)."""
+
+    module: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "module_gone", "module": self.module}
+
+    def describe(self) -> str:
+        return f"no module {self.module}"
+
+
+@dataclass(frozen=True)
+class Rejects:
+    """The snippet raises ValueError or TypeError (or does not compile): used where no simpler
+    kind says it."""
+
+    code: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "rejects", "code": self.code}
+
+    def describe(self) -> str:
+        lines = "; ".join(line.strip() for line in self.code.strip().splitlines())
+        fence = "``" if "`" in lines else "`"
+        return f"rejects {fence} {lines} {fence}" if fence == "``" else f"rejects `{lines}`"
+
+
+@dataclass(frozen=True)
+class Always:
+    """Always gone: the rule is applied to every relevant notebook."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "always"}
+
+    def describe(self) -> str:
+        return "always"
+
+
+@dataclass(frozen=True)
+class Not:
+    probe: Probe
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "not", "probe": self.probe.to_json()}
+
+    def describe(self) -> str:
+        return f"not ({self.probe.describe()})"
+
+
+@dataclass(frozen=True)
+class AllOf:
+    probes: tuple[Probe, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "all", "probes": [probe.to_json() for probe in self.probes]}
+
+    def describe(self) -> str:
+        return " and ".join(_group(probe) for probe in self.probes)
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    probes: tuple[Probe, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "any", "probes": [probe.to_json() for probe in self.probes]}
+
+    def describe(self) -> str:
+        return " or ".join(_group(probe) for probe in self.probes)
+
+
+Probe = (
+    Lacks
+    | LacksAttribute
+    | LacksItem
+    | NoParameter
+    | KeywordOnly
+    | ModuleGone
+    | Rejects
+    | Always
+    | Not
+    | AllOf
+    | AnyOf
+)
+
+ALWAYS = Always()
+
+
+def _names(names: tuple[str, ...], quote: bool = False) -> str:
+    shown = [f"'{name}'" if quote else f"`{name}`" for name in names]
+    return shown[0] if len(shown) == 1 else "all of " + ", ".join(shown)
+
+
+def _group(probe: Probe) -> str:
+    return f"({probe.describe()})" if isinstance(probe, AllOf | AnyOf) else probe.describe()
+
+
+# --- how rules write them --------------------------------------------------------------------
+
+
+def lacks(module: str, *names: str) -> Lacks:
+    """The (installed) `module` has none of `names`."""
+    return Lacks(module, names)
+
+
+def lacks_attribute(target: str, *names: str) -> LacksAttribute:
+    """The object at the dotted path `target` (`pandas.DataFrame`) has none of `names`."""
+    return LacksAttribute(target, names)
+
+
+def lacks_item(target: str, *items: str) -> LacksItem:
+    return LacksItem(target, items)
+
+
+def no_parameter(function: str, parameter: str) -> NoParameter:
+    """The callable at the dotted path `function` (`sklearn.svm.SVC`) takes no `parameter`."""
+    return NoParameter(function, parameter)
+
+
+def keyword_only(function: str, parameter: str) -> KeywordOnly:
+    return KeywordOnly(function, parameter)
+
+
+def module_gone(name: str) -> ModuleGone:
+    return ModuleGone(name)
+
+
+def rejects(code: str) -> Rejects:
+    """Today's library refuses the legacy snippet (ValueError or TypeError; scikit-learn's
+    InvalidParameterError is both), or today's Python does not compile it."""
+    return Rejects(code)
+
+
+def all_of(*probes: Probe) -> AllOf:
+    return AllOf(probes)
+
+
+def any_of(*probes: Probe) -> AnyOf:
+    return AnyOf(probes)
+
+
+def not_(probe: Probe) -> Not:
+    return Not(probe)

@@ -6,7 +6,6 @@ callees those are, and gives a callee's legacy order where it differs."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -16,9 +15,8 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional
 
-_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_POSITIONAL = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")
 
 
 @dataclass(frozen=True)
@@ -30,33 +28,18 @@ class Accepts:
     keyword_only: tuple[str, ...]
 
 
-def accepts(target: object, *, method: bool = False) -> Accepts | None:
-    """`target`'s parameters as `Accepts`; None when it takes `*args` (extra positional
-    arguments are then not an error) or has no signature. `method`: `target` is a function
-    read from a class, whose first parameter is the receiver."""
-    try:
-        parameters = list(inspect.signature(target).parameters.values())  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+def accepts(
+    parameters: Sequence[tuple[str, str]] | None, *, method: bool = False
+) -> Accepts | None:
+    """What a callee whose parameters are `parameters` (name, inspect's kind name: the
+    environment's facts, `context.parameters(path)`) accepts; None when it takes `*args`
+    (extra positional arguments are then not an error) or its parameters are unknown.
+    `method`: a function read from a class, whose first parameter is the receiver."""
+    if parameters is None or any(kind == "VAR_POSITIONAL" for _, kind in parameters):
         return None
-    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
-        return None
-    positional = sum(p.kind in _POSITIONAL for p in parameters) - (1 if method else 0)
-    names = tuple(p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY)
+    positional = sum(kind in _POSITIONAL for _, kind in parameters) - (1 if method else 0)
+    names = tuple(name for name, kind in parameters if kind == "KEYWORD_ONLY")
     return Accepts(positional, names) if names else None
-
-
-def installed(qualified_name: str) -> object | None:
-    """The installed object a qualified name (`sklearn.model_selection.KFold`) names: its
-    longest importable module, then attributes; None when it is not there."""
-    parts = qualified_name.split(".")
-    for end in range(len(parts) - 1, 0, -1):
-        found: object | None = import_optional(".".join(parts[:end]))
-        if found is None:
-            continue
-        for attribute in parts[end:]:
-            found = getattr(found, attribute, None)
-        return found
-    return None
 
 
 def common(found: Sequence[Accepts]) -> Accepts | None:

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from functools import cache
-from typing import Any
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -18,6 +13,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.probes import lacks_attribute, no_parameter
 
 CLASSES = (
     "catboost.CatBoostClassifier",
@@ -25,20 +21,6 @@ CLASSES = (
     "catboost.CatBoostRanker",
     "catboost.CatBoost",
 )
-
-
-def _catboost() -> Any:
-    return importlib.import_module("catboost")
-
-
-@cache
-def _init_lacks(keyword: str) -> bool:
-    return keyword not in inspect.signature(_catboost().CatBoostClassifier.__init__).parameters
-
-
-@cache
-def _attribute_gone(name: str) -> bool:
-    return not hasattr(_catboost().CatBoost, name)
 
 
 class _CalcFeatureImportance(cst.CSTTransformer):
@@ -99,7 +81,7 @@ RULES = (
                 r"'calc_feature_importance'",
             ),
         ),
-        gone=lambda: _init_lacks("calc_feature_importance"),
+        gone=no_parameter("catboost.CatBoostClassifier.__init__", "calc_feature_importance"),
         examples=(
             Example(
                 before=(
@@ -133,9 +115,7 @@ RULES = (
                 r"'CatBoost\w*' object has no attribute 'feature_importances?_?'",
             ),
         ),
-        gone=lambda: (
-            _attribute_gone("feature_importance_") and _attribute_gone("feature_importances")
-        ),
+        gone=lacks_attribute("catboost.CatBoost", "feature_importance_", "feature_importances"),
         examples=(
             Example(
                 before=(

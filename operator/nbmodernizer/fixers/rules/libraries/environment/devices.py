@@ -16,6 +16,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import imports_module, module_alias
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified, replace_string
+from nbmodernizer.fixers.rules.toolkit.probes import ALWAYS
 
 
 def _cuda_string(node: cst.BaseExpression) -> str | None:
@@ -183,7 +184,7 @@ RULES = (
             Symptom("AssertionError", r"Torch not compiled with CUDA enabled"),
             Symptom("RuntimeError", r"Found no NVIDIA driver|No CUDA GPUs are available"),
         ),
-        gone=lambda: True,
+        gone=ALWAYS,
         examples=(
             Example(
                 before=(
@@ -267,7 +268,7 @@ RULES = (
         kind=Kind.ENVIRONMENT,
         rewrite=gpu_to_cpu("catboost", _CATBOOST_CLASSES, ("task_type",), {"gpu": "CPU"}),
         symptoms=(Symptom("CatBoostError", r"CUDA|GPU|cuda"),),
-        gone=lambda: True,
+        gone=ALWAYS,
         examples=(
             Example(
                 before=(
@@ -304,7 +305,7 @@ RULES = (
         symptoms=(
             Symptom("LightGBMError", r"No OpenCL device found|CUDA Tree Learner was not enabled"),
         ),
-        gone=lambda: True,
+        gone=ALWAYS,
         examples=(
             Example(
                 before=(

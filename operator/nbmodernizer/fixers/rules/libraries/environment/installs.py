@@ -7,6 +7,7 @@ import re
 from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
+from nbmodernizer.fixers.rules.toolkit.probes import ALWAYS
 
 # --- in-notebook installs ----------------------------------------------------------------------
 
@@ -69,7 +70,7 @@ RULES = (
         "commented out with a marker (the environment is fixed)",
         kind=Kind.ENVIRONMENT,
         rewrite=disable_installs,
-        gone=lambda: True,
+        gone=ALWAYS,
         examples=(
             Example(
                 before=(

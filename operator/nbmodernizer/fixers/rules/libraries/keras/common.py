@@ -7,7 +7,6 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.imports import imports_module
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional
 
 # === Keras ================================================================================
 
@@ -33,11 +32,6 @@ def keras_flavor(call: cst.Call, context: RuleContext) -> tuple[str, str] | None
     if imports_module(context, "tensorflow"):
         return "tf.keras", last
     return None
-
-
-def keras_class_lacks(name: str, attribute: str) -> bool:
-    keras = import_optional("keras")
-    return keras is not None and not hasattr(getattr(keras, name), attribute)
 
 
 MODEL = (

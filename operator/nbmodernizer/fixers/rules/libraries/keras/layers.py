@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 
 import libcst as cst
@@ -26,7 +25,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     qualified,
     string_literal,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional, lacks
+from nbmodernizer.fixers.rules.toolkit.probes import lacks, rejects
 
 _CUDNN = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
 
@@ -280,26 +279,6 @@ class ConvKernelPositional(cst.CSTTransformer):
         return with_args(updated_node, args)
 
 
-@functools.cache
-def keras1_gone() -> bool:
-    keras = import_optional("keras")
-    if keras is None:
-        return False
-    try:
-        keras.layers.Dense(1, init="zeros")
-    except (TypeError, ValueError):
-        return True
-    return False
-
-
-@functools.cache
-def conv_positional_strides() -> bool:
-    keras = import_optional("keras")
-    if keras is None:
-        return False
-    return tuple(keras.layers.Conv2D(1, 3, 3).strides) == (3, 3)
-
-
 RULES = (
     Rule(
         id="keras.keras1-arguments",
@@ -322,7 +301,7 @@ RULES = (
             ),
             Symptom("TypeError", r"unexpected keyword argument 'nb_epoch'"),
         ),
-        gone=keras1_gone,
+        gone=rejects("import keras\nkeras.layers.Dense(1, init='zeros')"),
         examples=(
             Example(
                 before=TF_QUIET
@@ -370,7 +349,11 @@ RULES = (
         "the stride",
         kind=Kind.SILENT,
         rewrite=cst_rewrite(ConvKernelPositional),
-        gone=conv_positional_strides,
+        gone=rejects(  # Conv2D(1, 3, 3): the third argument is the strides
+            "import keras\n"
+            "if tuple(keras.layers.Conv2D(1, 3, 3).strides) == (3, 3):\n"
+            "    raise TypeError('the third argument is the strides')"
+        ),
         examples=(
             Example(
                 before=TF_QUIET
@@ -413,7 +396,7 @@ RULES = (
             Symptom("ImportError", r"cannot import name 'CuDNN(LSTM|GRU)'"),
             Symptom("AttributeError", r"has no attribute 'CuDNN(LSTM|GRU)'"),
         ),
-        gone=lambda: lacks("keras.layers", "CuDNNLSTM", "CuDNNGRU"),
+        gone=lacks("keras.layers", "CuDNNLSTM", "CuDNNGRU"),
         examples=(
             Example(
                 before=TF_QUIET + "import numpy as np\n"

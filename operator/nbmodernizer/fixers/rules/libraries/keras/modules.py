@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -14,7 +12,12 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     expression,
     qualified,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional, lacks, module_gone
+from nbmodernizer.fixers.rules.toolkit.probes import (
+    all_of,
+    lacks,
+    module_gone,
+    not_,
+)
 
 # --- keras.layers.core & co. ---------------------------------------------------------------
 
@@ -33,13 +36,6 @@ LAYER_MODULES = (
     "noise",
     "local",
 )
-
-
-@functools.cache
-def layer_modules_gone() -> bool:
-    if import_optional("keras") is None:
-        return False
-    return module_gone("keras.layers.core")
 
 
 # --- np_utils ---------------------------------------------------------------------------------
@@ -70,13 +66,6 @@ class UtilsSubmodules(cst.CSTTransformer):
         )
 
 
-@functools.cache
-def np_utils_gone() -> bool:
-    if import_optional("keras") is None:
-        return False
-    return module_gone("keras.utils.np_utils")
-
-
 # --- legacy preprocessing -------------------------------------------------------------------
 
 IMAGE_LEGACY = (
@@ -98,13 +87,6 @@ IMAGE_LEGACY = (
 SEQUENCE_LEGACY = ("TimeseriesGenerator", "make_sampling_table", "skipgrams")
 
 
-@functools.cache
-def preprocessing_gone() -> bool:
-    if import_optional("tensorflow.keras.preprocessing.image") is None:
-        return False  # without TensorFlow there is nowhere to move them to
-    return lacks("keras.preprocessing.image", "ImageDataGenerator")
-
-
 RULES = (
     Rule(
         id="keras.layer-submodules",
@@ -118,7 +100,7 @@ RULES = (
             *(move_module(f"keras.layers.{module}", "keras.layers") for module in LAYER_MODULES)
         ),
         symptoms=(Symptom("ModuleNotFoundError", r"No module named 'keras\.layers\.\w+'"),),
-        gone=layer_modules_gone,
+        gone=module_gone("keras.layers.core"),
         examples=(
             Example(
                 before="import keras\nfrom keras.layers.core import Dense, Dropout, Flatten\n"
@@ -159,7 +141,7 @@ RULES = (
                 r"No module named '(tensorflow\.)?keras\.(engine|layers\.experimental)",
             ),
         ),
-        gone=lambda: module_gone("keras.engine") and module_gone("keras.layers.experimental"),
+        gone=all_of(module_gone("keras.engine"), module_gone("keras.layers.experimental")),
         examples=(
             Example(
                 before=TF_QUIET + "import keras\n"
@@ -198,7 +180,7 @@ RULES = (
             Symptom("ModuleNotFoundError", r"No module named 'keras\.utils\.(np|vis)_utils'"),
             Symptom("ImportError", r"cannot import name '(np|vis)_utils' from 'keras\.utils'"),
         ),
-        gone=np_utils_gone,
+        gone=module_gone("keras.utils.np_utils"),
         examples=(
             Example(
                 before="import numpy as np\nfrom keras.utils import np_utils\n"
@@ -249,7 +231,10 @@ RULES = (
                 "AttributeError", r"module 'keras\.preprocessing(\.\w+)?' has no attribute '\w+'"
             ),
         ),
-        gone=preprocessing_gone,
+        gone=all_of(  # without TensorFlow there is nowhere to move them to
+            not_(module_gone("tensorflow.keras.preprocessing.image")),
+            lacks("keras.preprocessing.image", "ImageDataGenerator"),
+        ),
         examples=(
             Example(
                 before=TF_QUIET

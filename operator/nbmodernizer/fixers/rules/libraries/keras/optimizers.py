@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -23,7 +21,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     qualified,
     string_literal,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional
+from nbmodernizer.fixers.rules.toolkit.probes import rejects
 
 # --- optimizers -----------------------------------------------------------------------------
 
@@ -105,18 +103,6 @@ def _positional_learning_rate(call: cst.Call) -> bool:
     return any(arg.keyword is None for arg in call.args)
 
 
-@functools.cache
-def lr_keyword_gone() -> bool:
-    keras = import_optional("keras")
-    if keras is None:
-        return False
-    try:
-        keras.optimizers.SGD(lr=0.1)
-    except (TypeError, ValueError):
-        return True
-    return False
-
-
 class DefaultLearningRates(ImportingTransformer):
     """Spell out standalone Keras 2's learning rate where Keras 3 changed the default."""
 
@@ -165,14 +151,6 @@ class DefaultLearningRates(ImportingTransformer):
         return call.with_changes(args=args)
 
 
-@functools.cache
-def default_learning_rates_gone() -> bool:
-    keras = import_optional("keras")
-    if keras is None:
-        return False
-    return abs(float(keras.optimizers.Adadelta().learning_rate) - 1.0) > 1e-9
-
-
 RULES = (
     Rule(
         id="keras.optimizer-lr-decay",
@@ -184,7 +162,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(OptimizerLearningRate),
         symptoms=(Symptom("ValueError", r"Argument\(s\) not recognized: \{'lr'"),),
-        gone=lr_keyword_gone,
+        gone=rejects("import keras\nkeras.optimizers.SGD(lr=0.1)"),
         examples=(
             Example(
                 before=TF_QUIET
@@ -214,7 +192,11 @@ RULES = (
         "`compile(optimizer='adadelta')`: the old defaults spelled out (Keras 3 uses 0.001)",
         kind=Kind.SILENT,
         rewrite=cst_rewrite(DefaultLearningRates),
-        gone=default_learning_rates_gone,
+        gone=rejects(
+            "import keras\n"
+            "if abs(float(keras.optimizers.Adadelta().learning_rate) - 1.0) > 1e-9:\n"
+            "    raise ValueError('the default learning rates changed')"
+        ),
         examples=(
             Example(
                 before=TF_QUIET

@@ -105,7 +105,7 @@ RULES = (
                 r"'(set_)?image_dim_ordering'",
             ),
         ),
-        gone=lambda: lacks("keras.backend", "set_image_dim_ordering"),
+        gone=lacks("keras.backend", "set_image_dim_ordering"),
         examples=(
             Example(
                 before=TF_QUIET

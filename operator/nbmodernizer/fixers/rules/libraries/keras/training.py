@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from nbmodernizer.fixers.rules.libraries.keras.common import MODEL, keras_class_lacks
+from nbmodernizer.fixers.rules.libraries.keras.common import MODEL
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
     has_star_args,
@@ -17,6 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import TF_QUIET
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
+from nbmodernizer.fixers.rules.toolkit.probes import lacks_attribute
 
 # `fit_generator(generator, steps_per_epoch, epochs, verbose, callbacks, validation_data,
 # validation_steps, class_weight, max_queue_size, workers, use_multiprocessing, shuffle,
@@ -197,7 +198,7 @@ RULES = (
                 "AttributeError", r"object has no attribute '(fit|predict|evaluate)_generator'"
             ),
         ),
-        gone=lambda: keras_class_lacks("Model", "fit_generator"),
+        gone=lacks_attribute("keras.Model", "fit_generator"),
         examples=(
             Example(
                 before=TF_QUIET
@@ -234,7 +235,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda _context: PredictClasses()),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'predict_classes'"),),
-        gone=lambda: keras_class_lacks("Sequential", "predict_classes"),
+        gone=lacks_attribute("keras.Sequential", "predict_classes"),
         examples=(
             Example(
                 before=TF_QUIET

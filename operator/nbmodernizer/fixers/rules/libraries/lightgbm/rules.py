@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
-from functools import cache
-from typing import Any
 
 import libcst as cst
 
@@ -41,19 +38,6 @@ TRAINING_FUNCTIONS = (
     "lightgbm.engine.train",
     "lightgbm.engine.cv",
 )
-
-
-@cache
-def _lacks(function: str, keyword: str) -> bool:
-    import lightgbm
-
-    targets: dict[str, Callable[..., Any]] = {
-        "train": lightgbm.train,
-        "fit": lightgbm.LGBMModel.fit,
-        "Dataset": lightgbm.Dataset.__init__,
-    }
-    target = targets[function]
-    return keyword not in inspect.signature(target).parameters
 
 
 class _CallbackNaming(ImportingTransformer):
@@ -348,7 +332,7 @@ RULES = (
                 r"'(early_stopping_rounds|verbose_eval|evals_result)'",
             ),
         ),
-        gone=lambda: _lacks("train", "early_stopping_rounds"),
+        gone=no_parameter("lightgbm.train", "early_stopping_rounds"),
         examples=(
             Example(
                 before=(
@@ -392,7 +376,7 @@ RULES = (
                 r"'(categorical_feature|feature_name)'",
             ),
         ),
-        gone=lambda: _lacks("train", "categorical_feature"),
+        gone=no_parameter("lightgbm.train", "categorical_feature"),
         examples=(
             Example(
                 before=(
@@ -442,7 +426,7 @@ RULES = (
                 r"'(early_stopping_rounds|verbose)'",
             ),
         ),
-        gone=lambda: _lacks("fit", "early_stopping_rounds"),
+        gone=no_parameter("lightgbm.LGBMModel.fit", "early_stopping_rounds"),
         examples=(
             Example(
                 before=(
@@ -532,7 +516,7 @@ RULES = (
                 "TypeError", r"Dataset\.__init__\(\) got an unexpected keyword argument 'silent'"
             ),
         ),
-        gone=lambda: _lacks("Dataset", "silent"),
+        gone=no_parameter("lightgbm.Dataset.__init__", "silent"),
         examples=(
             Example(
                 before=(
@@ -562,7 +546,7 @@ RULES = (
         "parameter now: the model logs)",
         kind=Kind.SILENT,
         rewrite=cst_rewrite(_SilentToVerbose, ("silent",)),
-        gone=lambda: no_parameter("lightgbm.LGBMModel", "silent"),
+        gone=no_parameter("lightgbm.LGBMModel", "silent"),
         examples=(
             Example(
                 before=(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 
 import libcst as cst
@@ -37,15 +36,3 @@ def not_seaborn(methods: tuple[str, ...], functions: tuple[str, ...]) -> Applies
         return not name.startswith("seaborn.") and inner(call, context)
 
     return applies
-
-
-def axes_has_parameter(method: str, parameter: str) -> bool:
-    from matplotlib.axes import Axes
-
-    return parameter in inspect.signature(getattr(Axes, method)).parameters
-
-
-def axes_lacks(name: str) -> bool:
-    from matplotlib.axes import Axes
-
-    return not hasattr(Axes, name)

@@ -7,7 +7,6 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.matplotlib.common import (
     any_call,
-    axes_has_parameter,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
@@ -27,6 +26,12 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     qualified,
     replace_string,
     string_literal,
+)
+from nbmodernizer.fixers.rules.toolkit.probes import (
+    lacks,
+    lacks_attribute,
+    lacks_item,
+    no_parameter,
 )
 from nbmodernizer.fixers.rules.toolkit.statements import remove_statements
 
@@ -100,12 +105,6 @@ class StyleRenamer(cst.CSTTransformer):
         )
 
 
-def seaborn_styles_gone() -> bool:
-    from matplotlib import style
-
-    return "seaborn" not in style.available
-
-
 # --- cm.get_cmap ---------------------------------------------------------------------------
 
 
@@ -115,12 +114,6 @@ def pyplot_get_cmap(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpressio
     return call.with_changes(
         func=expression(f"{rewriter.module_ref('matplotlib.pyplot')}.get_cmap")
     )
-
-
-def cm_get_cmap_gone() -> bool:
-    import matplotlib.cm
-
-    return not hasattr(matplotlib.cm, "get_cmap")
 
 
 # --- hist(normed=) ----------------------------------------------------------------------
@@ -163,12 +156,6 @@ class WindowTitle(cst.CSTTransformer):
         return updated_node.with_changes(func=func.with_changes(value=manager))
 
 
-def window_title_gone() -> bool:
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    return not hasattr(FigureCanvasBase, "set_window_title")
-
-
 # --- plt.hold --------------------------------------------------------------------------------
 
 
@@ -188,12 +175,6 @@ def is_hold_true(node: cst.BaseExpression, context: RuleContext) -> bool:
         and isinstance(args[0].value, cst.Name)
         and args[0].value.value == "True"
     )
-
-
-def hold_gone() -> bool:
-    from matplotlib.axes import Axes
-
-    return not hasattr(Axes, "hold")
 
 
 # --- rcParams['axes.color_cycle'] ----------------------------------------------------------
@@ -262,12 +243,6 @@ class ColorCycle(ImportingTransformer):
         self._targets: set[int] = set()
 
 
-def color_cycle_gone() -> bool:
-    import matplotlib
-
-    return "axes.color_cycle" not in matplotlib.rcParams
-
-
 # --- mlab.normpdf ------------------------------------------------------------------------
 
 
@@ -280,12 +255,6 @@ def normpdf(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None
     return call.with_changes(func=expression(f"{stats}.norm.pdf"))
 
 
-def normpdf_gone() -> bool:
-    import matplotlib.mlab
-
-    return not hasattr(matplotlib.mlab, "normpdf")
-
-
 RULES = (
     Rule(
         id="matplotlib.seaborn-style-names",
@@ -296,7 +265,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(StyleRenamer, ("style",)),
         symptoms=(Symptom("OSError", r"'seaborn[\w-]*' is not a valid package style"),),
-        gone=seaborn_styles_gone,
+        gone=lacks_item("matplotlib.style.available", "seaborn"),
         examples=(
             Example(
                 before=AGG
@@ -340,7 +309,7 @@ RULES = (
             Symptom("AttributeError", r"module 'matplotlib\.cm' has no attribute 'get_cmap'"),
             Symptom("ImportError", r"cannot import name 'get_cmap' from 'matplotlib\.cm'"),
         ),
-        gone=cm_get_cmap_gone,
+        gone=lacks("matplotlib.cm", "get_cmap"),
         examples=(
             Example(
                 before=AGG
@@ -373,7 +342,7 @@ RULES = (
         kind=Kind.API,
         rewrite=edit_keywords(hist_call, {"normed": rename_to("density")}),
         symptoms=(Symptom("AttributeError", r"unexpected keyword argument 'normed'"),),
-        gone=lambda: not axes_has_parameter("hist", "normed"),
+        gone=no_parameter("matplotlib.axes.Axes.hist", "normed"),
         examples=(
             Example(
                 before=AGG
@@ -421,7 +390,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(WindowTitle, ("set_window_title",)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'set_window_title'"),),
-        gone=window_title_gone,
+        gone=lacks_attribute("matplotlib.backend_bases.FigureCanvasBase", "set_window_title"),
         examples=(
             Example(
                 before=AGG
@@ -447,7 +416,7 @@ RULES = (
             Symptom("AttributeError", r"module 'matplotlib\.pyplot' has no attribute 'hold'"),
             Symptom("AttributeError", r"'Axes' object has no attribute 'hold'"),
         ),
-        gone=hold_gone,
+        gone=lacks_attribute("matplotlib.axes.Axes", "hold"),
         examples=(
             Example(
                 before=AGG
@@ -477,7 +446,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(ColorCycle, ("color_cycle",)),
         symptoms=(Symptom("KeyError", r"axes\.color_cycle"),),
-        gone=color_cycle_gone,
+        gone=lacks_item("matplotlib.rcParams", "axes.color_cycle"),
         examples=(
             Example(
                 before="import matplotlib as mpl\n"
@@ -509,7 +478,7 @@ RULES = (
         symptoms=(
             Symptom("AttributeError", r"module 'matplotlib\.mlab' has no attribute 'normpdf'"),
         ),
-        gone=normpdf_gone,
+        gone=lacks("matplotlib.mlab", "normpdf"),
         examples=(
             Example(
                 before="import numpy as np\nimport matplotlib.mlab as mlab\n"

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.matplotlib.common import (
     any_call,
-    axes_has_parameter,
-    axes_lacks,
     not_seaborn,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -25,6 +20,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.moves import rename_methods
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
+from nbmodernizer.fixers.rules.toolkit.probes import lacks_attribute, no_parameter, rejects
 
 # --- fig.gca(projection=...) ------------------------------------------------------------
 
@@ -47,15 +43,6 @@ class GcaProjection(cst.CSTTransformer):
         return updated_node.with_changes(func=func.with_changes(attr=cst.Name("add_subplot")))
 
 
-def gca_kwargs_gone() -> bool:
-    from matplotlib.figure import Figure
-
-    return not any(
-        parameter.kind is inspect.Parameter.VAR_KEYWORD
-        for parameter in inspect.signature(Figure.gca).parameters.values()
-    )
-
-
 # --- log scale keywords ---------------------------------------------------------------------
 
 LOG_KEYWORDS = {
@@ -66,17 +53,6 @@ LOG_KEYWORDS = {
     "nonposx": "nonpositive",
     "nonposy": "nonpositive",
 }
-
-
-@functools.cache
-def log_keywords_gone() -> bool:
-    from matplotlib.scale import LogScale
-
-    try:
-        LogScale(None, basex=2)  # type: ignore[call-arg]
-    except TypeError:
-        return True
-    return False
 
 
 RULES = (
@@ -106,7 +82,7 @@ RULES = (
             Symptom("AttributeError", r"object has no attribute '(set|get)_axis_bgcolor'"),
             Symptom("AttributeError", r"unexpected keyword argument 'axisbg'"),
         ),
-        gone=lambda: axes_lacks("set_axis_bgcolor"),
+        gone=lacks_attribute("matplotlib.axes.Axes", "set_axis_bgcolor"),
         examples=(
             Example(
                 before=AGG
@@ -132,7 +108,7 @@ RULES = (
             {"b": rename_to("visible")},
         ),
         symptoms=(Symptom("ValueError", r"keyword grid_b is not recognized"),),
-        gone=lambda: not axes_has_parameter("grid", "b"),
+        gone=no_parameter("matplotlib.axes.Axes.grid", "b"),
         examples=(
             Example(
                 before=AGG
@@ -163,7 +139,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(GcaProjection, ("projection",)),
         symptoms=(Symptom("TypeError", r"gca\(\) got an unexpected keyword argument"),),
-        gone=gca_kwargs_gone,
+        gone=no_parameter("matplotlib.figure.Figure.gca", "**"),
         examples=(
             Example(
                 before=AGG
@@ -204,7 +180,7 @@ RULES = (
             {old: rename_to(new) for old, new in LOG_KEYWORDS.items()},
         ),
         symptoms=(Symptom("TypeError", r"unexpected keyword argument '(base|subs|nonpos)[xy]'"),),
-        gone=log_keywords_gone,
+        gone=rejects("from matplotlib.scale import LogScale\nLogScale(None, basex=2)"),
         examples=(
             Example(
                 before=AGG
@@ -237,7 +213,7 @@ RULES = (
         symptoms=(
             Symptom("TypeError", r"boxplot\(\) got an unexpected keyword argument 'labels'"),
         ),
-        gone=lambda: not axes_has_parameter("boxplot", "labels"),
+        gone=no_parameter("matplotlib.axes.Axes.boxplot", "labels"),
         examples=(
             Example(
                 before=AGG

@@ -10,7 +10,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import CallRewriter, bound_argument
 from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.moves import move_modules, move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
-from nbmodernizer.fixers.rules.toolkit.probes import lacks, module_gone, no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, module_gone, no_parameter
 
 # --- mlab.bivariate_normal ----------------------------------------------------------------------
 
@@ -75,8 +75,8 @@ RULES = (
             Symptom("ImportError", r"cannot import name 'iterable' from 'matplotlib\.cbook'"),
             Symptom("ModuleNotFoundError", r"No module named 'mpl_toolkits\.axes_grid'"),
         ),
-        gone=lambda: (
-            lacks("matplotlib.mlab", "bivariate_normal") and module_gone("mpl_toolkits.axes_grid")
+        gone=all_of(
+            lacks("matplotlib.mlab", "bivariate_normal"), module_gone("mpl_toolkits.axes_grid")
         ),
         examples=(
             Example(
@@ -108,7 +108,7 @@ RULES = (
         "longer adds the axes to the figure: the plot came out empty)",
         kind=Kind.SILENT,
         rewrite=rewrite_calls({"mpl_toolkits.mplot3d.Axes3D": _axes3d}),
-        gone=lambda: no_parameter("mpl_toolkits.mplot3d.Axes3D", "auto_add_to_figure"),
+        gone=no_parameter("mpl_toolkits.mplot3d.Axes3D", "auto_add_to_figure"),
         examples=(
             Example(
                 before=AGG + "from mpl_toolkits.mplot3d import Axes3D\n"

@@ -26,7 +26,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     qualified,
     single_index,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import lacks
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, lacks_attribute
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
 # --- functions --------------------------------------------------------------------------------
@@ -273,12 +273,6 @@ def _newbyteorder(context: RuleContext) -> cst.CSTTransformer:
     return _Methods(context, ("newbyteorder",))
 
 
-def _ndarray() -> type:
-    import numpy
-
-    return numpy.ndarray
-
-
 _ARRAY = "import numpy as np\na = np.array([[3, 1], [2, 5]])\n"
 
 RULES = (
@@ -304,7 +298,7 @@ RULES = (
             Symptom("AttributeError", rf"`np\.({_REMOVED})` was removed"),
             Symptom("ImportError", rf"cannot import name '({_REMOVED})' from"),
         ),
-        gone=lambda: lacks("numpy", "asscalar") and lacks("numpy", "in1d"),
+        gone=all_of(lacks("numpy", "asscalar"), lacks("numpy", "in1d")),
         examples=(
             Example(
                 before="import numpy as np\nfrom numpy import in1d\n"
@@ -366,7 +360,7 @@ RULES = (
                 r"'(tostring|ptp|itemset)'",
             ),
         ),
-        gone=lambda: not hasattr(_ndarray(), "tostring"),
+        gone=lacks_attribute("numpy.ndarray", "tostring"),
         examples=(
             Example(
                 before=_ARRAY + "raw = a.tostring()\nspread = a.ptp(axis=0)\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved, replace_attributes
-from nbmodernizer.fixers.rules.toolkit.probes import lacks
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks
 
 # Each was an alias of its successor (the same object or a thin wrapper of it) before removal.
 RENAMES = {
@@ -83,7 +83,7 @@ RULES = (
             Symptom("AttributeError", r"module 'numpy\.lib' has no attribute 'pad'"),
             Symptom("ImportError", rf"cannot import name '({_NAMES})' from 'numpy'"),
         ),
-        gone=lambda: lacks("numpy", "float_") and lacks("numpy", "product"),
+        gone=all_of(lacks("numpy", "float_"), lacks("numpy", "product")),
         examples=(
             Example(
                 before="import numpy as np\nfrom numpy import float_, round_\n"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
-
-import numpy as np
-
+from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved, replace_attributes
+from nbmodernizer.fixers.rules.toolkit.probes import any_of, lacks
 
 _ALIASES = {
     "numpy.float": "float",
@@ -22,14 +20,17 @@ _ALIASES = {
 }
 
 
-def _lacks(qualified: str) -> bool:
-    with warnings.catch_warnings():  # NumPy warns on some of these names (FutureWarning)
-        warnings.simplefilter("ignore")
-        return not hasattr(np, qualified.split(".", 1)[1])
+# probed per name where the notebook runs: `np.bool` and `np.long` are back in NumPy 2 (its
+# own bool_ and C long)
+_ALIAS_PROBES = tuple(
+    (f"numpy.builtin-type-aliases:{old.split('.')[1]}", lacks("numpy", old.split(".")[1]))
+    for old in _ALIASES
+)
 
 
-# probed per name: `np.bool` and `np.long` are back in NumPy 2 (its own bool_ and C long)
-_GONE_ALIASES = {old: new for old, new in _ALIASES.items() if _lacks(old)}
+def _alias_gone(qualified: str, context: RuleContext) -> bool:
+    return context.gone(f"numpy.builtin-type-aliases:{qualified.split('.')[1]}")
+
 
 _SPELLINGS = {
     "NaN": "nan",
@@ -50,14 +51,15 @@ RULES = (
             "the installed NumPy lacks it: `np.bool` and `np.long` are back in NumPy 2)"
         ),
         kind=Kind.API,
-        rewrite=replace_attributes(_GONE_ALIASES),
+        rewrite=replace_attributes(_ALIASES, when=_alias_gone),
         symptoms=(
             Symptom(
                 "AttributeError",
                 r"module 'numpy' has no attribute '(float|int|bool|object|str|long|unicode|complex)'",
             ),
         ),
-        gone=lambda: bool(_GONE_ALIASES),
+        gone=any_of(*(probe for _, probe in _ALIAS_PROBES)),
+        reads=_ALIAS_PROBES,
         examples=(
             Example(
                 before="import numpy as np\nresult = np.array(['1.5', '2'], dtype=np.float).sum() + np.int(2)\n",
@@ -93,7 +95,7 @@ RULES = (
             ),
             Symptom("ImportError", r"cannot import name '(NaN|NAN|Inf|INF|Infinity|PINF)' from"),
         ),
-        gone=lambda: not hasattr(np, "NaN"),
+        gone=lacks("numpy", "NaN"),
         examples=(
             Example(
                 before="import numpy as np\nfrom numpy import NaN\n"

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver, pandas_module
+from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
     call_arguments,
@@ -23,6 +20,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     qualified,
     string_literal,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import keyword_only, rejects
 from nbmodernizer.fixers.rules.toolkit.signatures import (
     Accepts,
     accepts,
@@ -70,21 +68,37 @@ _KEYWORD_ONLY_NEEDLES = tuple(
 )
 
 
-@functools.cache
-def _method(name: str) -> Accepts | None:
+# the signatures the rule reads where the notebook runs
+SIGNATURES = tuple(
+    sorted(
+        {
+            *(
+                f"pandas.{kind}.{name}"
+                for kind in ("DataFrame", "Series")
+                for name in KEYWORD_ONLY_METHODS - set(LEGACY_ORDER)
+            ),
+            *(name for name in KEYWORD_ONLY_FUNCTIONS if name not in LEGACY_ORDER),
+        }
+    )
+)
+
+
+def _method(name: str, context: RuleContext) -> Accepts | None:
     if name in LEGACY_ORDER:
         return LEGACY_ORDER[name]
-    pd = pandas_module()
-    kinds = [kind for kind in (pd.DataFrame, pd.Series) if hasattr(kind, name)]
-    found = [accepts(getattr(kind, name), method=True) for kind in kinds]
+    kinds = [
+        parameters
+        for kind in ("DataFrame", "Series")
+        if (parameters := context.parameters(f"pandas.{kind}.{name}")) is not None
+    ]
+    found = [accepts(parameters, method=True) for parameters in kinds]
     return None if None in found else common([a for a in found if a is not None])
 
 
-@functools.cache
-def _function(name: str) -> Accepts | None:
+def _function(name: str, context: RuleContext) -> Accepts | None:
     if name in LEGACY_ORDER:
         return LEGACY_ORDER[name]
-    return accepts(getattr(pandas_module(), name.rpartition(".")[2]))
+    return accepts(context.parameters(name))
 
 
 def keyword_only_callee(call: cst.Call, context: RuleContext) -> Accepts | None:
@@ -93,14 +107,14 @@ def keyword_only_callee(call: cst.Call, context: RuleContext) -> Accepts | None:
     receiver but a module."""
     name = qualified(call.func, context.aliases)
     if name in KEYWORD_ONLY_FUNCTIONS:
-        return _function(name)
+        return _function(name, context)
     func = call.func
     if not isinstance(func, cst.Attribute) or is_module_receiver(func.value, context):
         return None
     method = func.attr.value
     if method not in KEYWORD_ONLY_METHODS and method not in LEGACY_ORDER:
         return None
-    accepted = _method(method)
+    accepted = _method(method, context)
     if accepted is None or not _fits_first_extra(call, accepted):
         return None
     return accepted
@@ -218,18 +232,6 @@ class StrReplaceRegex(cst.CSTTransformer):
         return updated_node
 
 
-@functools.cache
-def _axis_keyword_only() -> bool:
-    pd = pandas_module()
-    parameter = inspect.signature(pd.DataFrame.drop).parameters["axis"]
-    return bool(parameter.kind is inspect.Parameter.KEYWORD_ONLY)
-
-
-def _str_replace_literal_by_default() -> bool:
-    pd = pandas_module()
-    return inspect.signature(pd.Series.str.replace).parameters["regex"].default is False
-
-
 RULES = (
     Rule(
         id="pandas.keyword-only-arguments",
@@ -246,6 +248,7 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=keyword_only_by_signature(keyword_only_callee, _KEYWORD_ONLY_NEEDLES),
+        signatures=SIGNATURES,
         symptoms=(
             Symptom(
                 "TypeError",
@@ -258,7 +261,7 @@ RULES = (
                 r"^(concat|read_csv|read_table)\(\) takes 1 positional argument but \d+ were given",
             ),
         ),
-        gone=_axis_keyword_only,
+        gone=keyword_only("pandas.DataFrame.drop", "axis"),
         examples=(
             Example(
                 before=(
@@ -359,7 +362,11 @@ RULES = (
                 "ValueError", r"Cannot use a compiled regex as replacement pattern with regex=False"
             ),
         ),
-        gone=_str_replace_literal_by_default,
+        gone=rejects(  # literal by default: '.b' does not match 'ab'
+            "import pandas as pd\n"
+            "if pd.Series(['ab']).str.replace('.b', '').iloc[0] == 'ab':\n"
+            "    raise ValueError('str.replace is literal by default')"
+        ),
         examples=(
             Example(
                 before=(

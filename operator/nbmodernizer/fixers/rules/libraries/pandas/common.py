@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Symptom
 from nbmodernizer.fixers.rules.toolkit.nodes import dotted_name
+from nbmodernizer.fixers.rules.toolkit.probes import Probe, lacks, lacks_attribute
 
 
-def pandas_module() -> Any:
-    import pandas
-
-    return pandas
-
-
-def pandas_lacks(owner: str, *names: str) -> bool:
-    """Whether `pandas.<owner>` (or pandas itself for "") has none of `names`."""
-    pd = pandas_module()
-    target = pd if not owner else getattr(pd, owner)
-    return not any(hasattr(target, name) for name in names)
+def pandas_lacks(owner: str, *names: str) -> Probe:
+    """`pandas.<owner>` (or pandas itself for "") has none of `names`."""
+    return lacks_attribute(f"pandas.{owner}", *names) if owner else lacks("pandas", *names)
 
 
 def missing(kind: str, attribute: str) -> Symptom:

@@ -6,14 +6,12 @@ Every transform here acts only on a name the notebook binds only to DataFrames /
 from __future__ import annotations
 
 import ast
-import functools
-import warnings
 from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver, pandas_module
+from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
 from nbmodernizer.fixers.rules.toolkit.bindings import known_frames
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments
@@ -27,6 +25,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     subscript_of,
     with_commas,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import rejects
 
 # --------------------------------------------------------------------------- copy-on-write
 
@@ -274,15 +273,14 @@ def _chained_inplace(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
     )
 
 
-@functools.cache
-def _copy_on_write() -> bool:
-    """A chained assignment on a tiny frame does not reach the frame."""
-    pd = pandas_module()
-    frame = pd.DataFrame({"a": [1, 2]})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        frame["a"][frame["a"] > 1] = 0
-    return bool(frame["a"].iloc[1] == 2)
+# a chained assignment on a tiny frame does not reach the frame
+COPY_ON_WRITE = rejects(
+    "import pandas as pd\n"
+    "frame = pd.DataFrame({'a': [1, 2]})\n"
+    "frame['a'][frame['a'] > 1] = 0\n"
+    "if frame['a'].iloc[1] == 2:\n"
+    "    raise ValueError('copy on write')"
+)
 
 
 RULES = (
@@ -297,7 +295,7 @@ RULES = (
         ),
         kind=Kind.SILENT,
         rewrite=cst_rewrite(ChainedAssignment, trigger=_chained_assignment),
-        gone=_copy_on_write,
+        gone=COPY_ON_WRITE,
         examples=(
             Example(
                 before=(
@@ -365,7 +363,7 @@ RULES = (
         ),
         kind=Kind.SILENT,
         rewrite=cst_rewrite(ChainedIndexer, ("loc", "iloc", "at", "iat"), _chained_indexer),
-        gone=_copy_on_write,
+        gone=COPY_ON_WRITE,
         examples=(
             Example(
                 before=(
@@ -394,7 +392,7 @@ RULES = (
         ),
         kind=Kind.SILENT,
         rewrite=cst_rewrite(ChainedInplace, ("inplace",), _chained_inplace),
-        gone=_copy_on_write,
+        gone=COPY_ON_WRITE,
         examples=(
             Example(
                 before=(

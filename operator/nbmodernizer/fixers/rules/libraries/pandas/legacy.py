@@ -13,7 +13,6 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     is_module_receiver,
     missing,
     pandas_lacks,
-    pandas_module,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.bindings import rooted_in
@@ -34,7 +33,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
-from nbmodernizer.fixers.rules.toolkit.probes import module_gone, no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, module_gone, no_parameter
 
 # --- methods, by name, on anything that is not a module or `.str` ------------------------------
 
@@ -342,10 +341,6 @@ _READERS = calls_to("pandas.read_csv", "pandas.read_table", "pandas.read_fwf")
 _FRAME = "import pandas as pd\nframe = pd.DataFrame({'a': [3.0, 1.0, 2.0]}, index=[2, 0, 1])\n"
 
 
-def _series_gone() -> bool:
-    return pandas_lacks("Series", "clip_upper") and pandas_lacks("DataFrame", "get_dtype_counts")
-
-
 RULES = (
     Rule(
         id="pandas.removed-methods",
@@ -363,7 +358,9 @@ RULES = (
             missing(FRAME_OR_SERIES, f"({_REMOVED}|ftypes)"),
             Symptom("TypeError", r"sort_index\(\) got an unexpected keyword argument 'by'"),
         ),
-        gone=_series_gone,
+        gone=all_of(
+            pandas_lacks("Series", "clip_upper"), pandas_lacks("DataFrame", "get_dtype_counts")
+        ),
         examples=(
             Example(
                 before=_FRAME + "s = frame['a']\n"
@@ -430,7 +427,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda _context: _DtWeek(), ("week", "weekofyear")),
         symptoms=(missing("DatetimeProperties", "(week|weekofyear)"),),
-        gone=lambda: pandas_lacks("DatetimeIndex", "week", "weekofyear"),
+        gone=pandas_lacks("DatetimeIndex", "week", "weekofyear"),
         examples=(
             Example(
                 before="import pandas as pd\n"
@@ -464,7 +461,7 @@ RULES = (
             Symptom("AttributeError", r"type object 'DataFrame' has no attribute 'from_items'"),
             Symptom("TypeError", r"concat\(\) got an unexpected keyword argument 'join_axes'"),
         ),
-        gone=lambda: pandas_lacks("", "Int64Index", "TimeGrouper"),
+        gone=pandas_lacks("", "Int64Index", "TimeGrouper"),
         examples=(
             Example(
                 before="import pandas as pd\nidx = pd.Int64Index([3, 1])\n"
@@ -515,7 +512,7 @@ RULES = (
                 r"'(infer_datetime_format|delim_whitespace|line_terminator|date_parser)'",
             ),
         ),
-        gone=lambda: no_parameter(pandas_module().to_datetime, "infer_datetime_format"),
+        gone=no_parameter("pandas.to_datetime", "infer_datetime_format"),
         examples=(
             Example(
                 before="import pandas as pd\n"
@@ -579,7 +576,7 @@ RULES = (
             ),
             Symptom("ModuleNotFoundError", r"No module named 'pandas\.util\.testing'"),
         ),
-        gone=lambda: module_gone("pandas.util.testing"),
+        gone=module_gone("pandas.util.testing"),
         examples=(
             Example(
                 before="import pandas as pd\nfrom pandas.io.json import json_normalize\n"

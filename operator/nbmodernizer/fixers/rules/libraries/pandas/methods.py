@@ -3,7 +3,6 @@ lookup."""
 
 from __future__ import annotations
 
-import functools
 import re
 
 import libcst as cst
@@ -32,6 +31,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     string_literal,
     with_commas,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import rejects
 
 
 class ValueCounts(cst.CSTTransformer):
@@ -221,17 +221,6 @@ class Lookup(cst.CSTTransformer):
         return expression(lookup).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
-@functools.cache
-def _legacy_freq_refused() -> bool:
-    from pandas.tseries.frequencies import to_offset
-
-    try:
-        to_offset("H")
-    except ValueError:
-        return True
-    return False
-
-
 RULES = (
     Rule(
         id="pandas.value-counts-function",
@@ -241,7 +230,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(ValueCounts, ("value_counts",)),
         symptoms=(Symptom("AttributeError", r"module 'pandas' has no attribute 'value_counts'"),),
-        gone=lambda: pandas_lacks("", "value_counts"),
+        gone=pandas_lacks("", "value_counts"),
         examples=(
             Example(
                 before=(
@@ -303,7 +292,7 @@ RULES = (
             Symptom("ValueError", r"Invalid frequency: "),
             Symptom("ValueError", r"passed window \S+ is not compatible with a datetimelike index"),
         ),
-        gone=_legacy_freq_refused,
+        gone=rejects("from pandas.tseries.frequencies import to_offset\nto_offset('H')"),
         examples=(
             Example(
                 before=(
@@ -342,7 +331,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(Lookup, ("lookup",)),
         symptoms=(missing("DataFrame", "lookup"),),
-        gone=lambda: pandas_lacks("DataFrame", "lookup"),
+        gone=pandas_lacks("DataFrame", "lookup"),
         examples=(
             Example(
                 before=(

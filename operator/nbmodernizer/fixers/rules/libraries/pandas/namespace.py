@@ -14,6 +14,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     expression,
     qualified,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import all_of
 
 
 class ModuleAliases(ImportingTransformer):
@@ -57,7 +58,7 @@ RULES = (
             ModuleAliases, ("datetime", "np"), refers_to(("pandas.np", "pandas.datetime"))
         ),
         symptoms=(Symptom("AttributeError", r"module 'pandas' has no attribute '(datetime|np)'"),),
-        gone=lambda: pandas_lacks("", "datetime") and pandas_lacks("", "np"),
+        gone=all_of(pandas_lacks("", "datetime"), pandas_lacks("", "np")),
         examples=(
             Example(
                 before=(

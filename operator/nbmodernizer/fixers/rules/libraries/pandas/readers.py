@@ -5,7 +5,6 @@ from __future__ import annotations
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.libraries.pandas.common import pandas_module
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments, callee_is
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
@@ -98,7 +97,7 @@ RULES = (
         symptoms=(
             Symptom("TypeError", r"got an unexpected keyword argument '(error|warn)_bad_lines'"),
         ),
-        gone=lambda: no_parameter(pandas_module().read_csv, "error_bad_lines"),
+        gone=no_parameter("pandas.read_csv", "error_bad_lines"),
         examples=(
             Example(
                 before=(
@@ -126,7 +125,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(Squeeze, ("squeeze",)),
         symptoms=(Symptom("TypeError", r"got an unexpected keyword argument 'squeeze'"),),
-        gone=lambda: no_parameter(pandas_module().read_csv, "squeeze"),
+        gone=no_parameter("pandas.read_csv", "squeeze"),
         examples=(
             Example(
                 before=(

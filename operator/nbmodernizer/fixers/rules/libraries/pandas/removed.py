@@ -10,7 +10,6 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     is_module_receiver,
     missing,
     pandas_lacks,
-    pandas_module,
 )
 from nbmodernizer.fixers.rules.libraries.pandas.indexers import ILOC, LOC, IxTo
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
@@ -28,7 +27,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     subscript_of,
     with_commas,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, no_parameter
 
 # --------------------------------------------------------------------------- API removals
 
@@ -276,7 +275,7 @@ RULES = (
         rewrite=cst_rewrite(lambda context: IxTo(context, LOC), ("ix",)),
         alternative=cst_rewrite(lambda context: IxTo(context, ILOC), ("ix",)),
         symptoms=(missing(FRAME_OR_SERIES, "ix"),),
-        gone=lambda: pandas_lacks("DataFrame", "ix"),
+        gone=pandas_lacks("DataFrame", "ix"),
         examples=(
             Example(
                 before=(
@@ -342,7 +341,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda _context: AsMatrix(), ("as_matrix",)),
         symptoms=(missing(FRAME_OR_SERIES, "as_matrix"),),
-        gone=lambda: pandas_lacks("DataFrame", "as_matrix"),
+        gone=pandas_lacks("DataFrame", "as_matrix"),
         examples=(
             Example(
                 before=(
@@ -373,7 +372,7 @@ RULES = (
         kind=Kind.API,
         rewrite=rename_methods({"iteritems": "items"}),
         symptoms=(missing(FRAME_OR_SERIES, "iteritems"),),
-        gone=lambda: pandas_lacks("Series", "iteritems") and pandas_lacks("DataFrame", "iteritems"),
+        gone=all_of(pandas_lacks("Series", "iteritems"), pandas_lacks("DataFrame", "iteritems")),
         examples=(
             Example(
                 before=(
@@ -401,7 +400,7 @@ RULES = (
         kind=Kind.API,
         rewrite=rename_methods({"applymap": "map"}),
         symptoms=(missing("DataFrame", "applymap"),),
-        gone=lambda: pandas_lacks("DataFrame", "applymap"),
+        gone=pandas_lacks("DataFrame", "applymap"),
         examples=(
             Example(
                 before=(
@@ -430,7 +429,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda _context: FillnaMethod(), ("fillna",)),
         symptoms=(Symptom("TypeError", r"fillna\(\) got an unexpected keyword argument 'method'"),),
-        gone=lambda: no_parameter(pandas_module().DataFrame.fillna, "method"),
+        gone=no_parameter("pandas.DataFrame.fillna", "method"),
         examples=(
             Example(
                 before=(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -22,6 +20,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     string_literal,
     subscript_of,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, module_gone
 
 
 class SortToSortValues(cst.CSTTransformer):
@@ -135,10 +134,6 @@ class RenameAttribute(cst.CSTTransformer):
         return updated_node.with_changes(attr=cst.Name(self.renames[old]))
 
 
-def _no_tools_module() -> bool:
-    return importlib.util.find_spec("pandas.tools") is None
-
-
 RULES = (
     Rule(
         id="pandas.sort-to-sort-values",
@@ -151,7 +146,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(SortToSortValues, ("sort",)),
         symptoms=(missing("DataFrame", "sort"),),
-        gone=lambda: pandas_lacks("DataFrame", "sort"),
+        gone=pandas_lacks("DataFrame", "sort"),
         examples=(
             Example(
                 before=(
@@ -189,7 +184,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(GetSetValue, ("get_value", "set_value")),
         symptoms=(missing(FRAME_OR_SERIES, "(get|set)_value"),),
-        gone=lambda: pandas_lacks("DataFrame", "get_value", "set_value"),
+        gone=pandas_lacks("DataFrame", "get_value", "set_value"),
         examples=(
             Example(
                 before=(
@@ -233,7 +228,7 @@ RULES = (
             Symptom("ModuleNotFoundError", r"No module named 'pandas\.tools'"),
             Symptom("AttributeError", r"module 'pandas' has no attribute '(scatter_matrix|tools)'"),
         ),
-        gone=lambda: pandas_lacks("", "scatter_matrix") and _no_tools_module(),
+        gone=all_of(pandas_lacks("", "scatter_matrix"), module_gone("pandas.tools")),
         examples=(
             Example(
                 before=(
@@ -272,9 +267,7 @@ RULES = (
             ("is_monotonic",),
         ),
         symptoms=(missing("(Index|Series|RangeIndex|DatetimeIndex)", "is_monotonic"),),
-        gone=lambda: (
-            pandas_lacks("Index", "is_monotonic") and pandas_lacks("Series", "is_monotonic")
-        ),
+        gone=all_of(pandas_lacks("Index", "is_monotonic"), pandas_lacks("Series", "is_monotonic")),
         examples=(
             Example(
                 before=(

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.libraries.pandas.common import pandas_module
 from nbmodernizer.fixers.rules.libraries.pandas.cow import NOT_COLUMNS
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.bindings import known_frames, rooted_in
@@ -20,6 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     single_index,
     string_literal,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import rejects
 from nbmodernizer.fixers.rules.toolkit.statements import small_statement, statement_before
 
 # --------------------------------------------------------------------------- string dtype
@@ -303,12 +301,6 @@ class IssubdtypeText(cst.CSTTransformer):
         )
 
 
-@functools.cache
-def _text_is_not_object() -> bool:
-    pd = pandas_module()
-    return bool(pd.Series(["a"]).dtype != object)
-
-
 RULES = (
     Rule(
         id="pandas.str-dtype-object-comparison",
@@ -321,7 +313,11 @@ RULES = (
         ),
         kind=Kind.SILENT,
         rewrite=cst_rewrite(ObjectDtypeComparison, ("dtype", "dtypes")),
-        gone=_text_is_not_object,
+        gone=rejects(
+            "import pandas as pd\n"
+            "if pd.Series(['a']).dtype != object:\n"
+            "    raise TypeError('text is not object')"
+        ),
         examples=(
             Example(
                 before=(

@@ -116,7 +116,7 @@ RULES = (
                 "AttributeError", r"module 'pandas' has no attribute '(rolling|expanding|ewm)\w*'"
             ),
         ),
-        gone=lambda: pandas_lacks("", "rolling_mean", "ewma"),
+        gone=pandas_lacks("", "rolling_mean", "ewma"),
         examples=(
             Example(
                 before="import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\n"

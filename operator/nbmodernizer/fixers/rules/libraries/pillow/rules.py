@@ -10,14 +10,9 @@ from nbmodernizer.fixers.rules.toolkit.calls import keyword_arg, keywordize, met
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import expression, qualified
+from nbmodernizer.fixers.rules.toolkit.probes import lacks, lacks_attribute
 
 _RESAMPLING = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
-
-
-def _resampling_gone() -> bool:
-    from PIL import Image
-
-    return not hasattr(Image, "ANTIALIAS")
 
 
 # --- text sizes ------------------------------------------------------------------------------
@@ -66,12 +61,6 @@ class _TextSize(cst.CSTTransformer):
         return _size_from_bbox(bbox)
 
 
-def _textsize_gone() -> bool:
-    from PIL import ImageDraw
-
-    return not hasattr(ImageDraw.ImageDraw, "textsize")
-
-
 class _GetSize(cst.CSTTransformer):
     """`font.getsize(text)` -> `font.getbbox(text)[2:]` (not `os.path.getsize`)."""
 
@@ -118,12 +107,6 @@ class _GetOffset(cst.CSTTransformer):
         return _get_offset(updated_node) or updated_node
 
 
-def _getoffset_gone() -> bool:
-    from PIL import ImageFont
-
-    return not hasattr(ImageFont.FreeTypeFont, "getoffset")
-
-
 _FONT = (
     "import os\nimport matplotlib\nfrom PIL import Image, ImageDraw, ImageFont\n"
     "font = ImageFont.truetype(os.path.join(matplotlib.get_data_path(), "
@@ -151,7 +134,7 @@ RULES = (
                 "ImportError", r"cannot import name '(ANTIALIAS|LINEAR|CUBIC)' from 'PIL\.Image'"
             ),
         ),
-        gone=_resampling_gone,
+        gone=lacks("PIL.Image", "ANTIALIAS"),
         examples=(
             Example(
                 before="import numpy as np\nfrom PIL import Image\n"
@@ -196,7 +179,7 @@ RULES = (
                 "AttributeError", r"'ImageDraw' object has no attribute '(multiline_)?textsize'"
             ),
         ),
-        gone=_textsize_gone,
+        gone=lacks_attribute("PIL.ImageDraw.ImageDraw", "textsize"),
         examples=(
             Example(
                 before=_FONT
@@ -258,7 +241,7 @@ RULES = (
                 r"'(FreeTypeFont|TransposedFont)' object has no attribute 'getoffset'",
             ),
         ),
-        gone=_getoffset_gone,
+        gone=lacks_attribute("PIL.ImageFont.FreeTypeFont", "getoffset"),
         examples=(
             Example(
                 before=_FONT + "dx, dy = font.getoffset('hello')\n",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 import re
 from collections.abc import Sequence
 
@@ -12,6 +11,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, text_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import Import, ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.probes import lacks
 from nbmodernizer.fixers.rules.toolkit.text import Edit, apply_edits, simple_statements
 
 
@@ -80,7 +80,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=rename_names({"xrange": "range"}),
         symptoms=(Symptom("NameError", r"name 'xrange' is not defined"),),
-        gone=lambda: not hasattr(builtins, "xrange"),
+        gone=lacks("builtins", "xrange"),
         examples=(
             Example(
                 before=(
@@ -106,7 +106,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=rename_names({"raw_input": "input"}),
         symptoms=(Symptom("NameError", r"name 'raw_input' is not defined"),),
-        gone=lambda: not hasattr(builtins, "raw_input"),
+        gone=lacks("builtins", "raw_input"),
         examples=(
             Example(
                 before="ask = raw_input\nprompt = 'raw_input'\n",

@@ -9,6 +9,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import method_name
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.nodes import atom
+from nbmodernizer.fixers.rules.toolkit.probes import lacks_attribute
 
 # --- LibCST rules for cells that parse ----------------------------------------------------------
 
@@ -139,7 +140,7 @@ RULES = (
         symptoms=(
             Symptom("AttributeError", r"object has no attribute '(iter|view)(items|values|keys)'"),
         ),
-        gone=lambda: not hasattr(dict, "iteritems"),
+        gone=lacks_attribute("builtins.dict", "iteritems"),
         examples=(
             Example(
                 before=(
@@ -167,7 +168,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=cst_rewrite(HasKey, ("has_key",)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'has_key'"),),
-        gone=lambda: not hasattr(dict, "has_key"),
+        gone=lacks_attribute("builtins.dict", "has_key"),
         examples=(
             Example(
                 before=(

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import itertools
-import string
-import sys
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -16,6 +11,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import replace_attributes
 from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, dotted_expression, dotted_name
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, module_gone
 
 RENAMED_MODULES = {
     "cPickle": "pickle",
@@ -209,7 +205,7 @@ RULES = (
                 "ModuleNotFoundError", r"No module named '(" + "|".join(RENAMED_MODULES) + ")'"
             ),
         ),
-        gone=lambda: importlib.util.find_spec("cPickle") is None,
+        gone=module_gone("cPickle"),
         examples=(
             Example(
                 before=(
@@ -258,7 +254,7 @@ RULES = (
             ),
             Symptom("AttributeError", r"module 'itertools' has no attribute"),
         ),
-        gone=lambda: not hasattr(itertools, "izip"),
+        gone=lacks("itertools", "izip"),
         examples=(
             Example(
                 before=(
@@ -311,7 +307,7 @@ RULES = (
             Symptom("AttributeError", r"module 'sys' has no attribute 'maxint'"),
             Symptom("AttributeError", r"module 'os' has no attribute 'getcwdu'"),
         ),
-        gone=lambda: not hasattr(string, "letters") and not hasattr(sys, "maxint"),
+        gone=all_of(lacks("string", "letters"), lacks("sys", "maxint")),
         examples=(
             Example(
                 before=(
@@ -349,7 +345,7 @@ RULES = (
             Symptom("AttributeError", r"module 'string' has no attribute '\w+'"),
             Symptom("TypeError", r"translate\(\) takes exactly one argument \(2 given\)"),
         ),
-        gone=lambda: not hasattr(string, "join"),
+        gone=lacks("string", "join"),
         examples=(
             Example(
                 before=(

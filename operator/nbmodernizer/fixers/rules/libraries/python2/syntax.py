@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import cache
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.cells import parses, text_rewrite
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, rejects
 from nbmodernizer.fixers.rules.toolkit.text import (
     Edit,
     apply_edits,
@@ -18,16 +18,6 @@ from nbmodernizer.fixers.rules.toolkit.text import (
     string_tokens,
     strip_span,
 )
-
-
-@cache
-def rejected(code: str) -> bool:
-    """Probe: the running Python rejects this Python 2 code."""
-    try:
-        compile(code, "<probe>", "exec")
-    except SyntaxError:
-        return True
-    return False
 
 
 def _statement_parses(code: str) -> bool:
@@ -217,7 +207,7 @@ RULES = (
                 "TypeError", r"unsupported operand type\(s\) for >>: 'builtin_function_or_method'"
             ),
         ),
-        gone=lambda: rejected("print 'x'"),
+        gone=rejects("print 'x'"),
         examples=(
             Example(
                 before=(
@@ -273,7 +263,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=text_rewrite(_except_comma),
         symptoms=(Symptom("SyntaxError", r"multiple exception types must be parenthesized"),),
-        gone=lambda: rejected("try:\n    pass\nexcept ValueError, e:\n    pass\n"),
+        gone=rejects("try:\n    pass\nexcept ValueError, e:\n    pass\n"),
         examples=(
             Example(
                 before=(
@@ -310,7 +300,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=text_rewrite(_raise_comma),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
-        gone=lambda: rejected("raise ValueError, 'x'"),
+        gone=rejects("raise ValueError, 'x'"),
         examples=(
             Example(
                 before=(
@@ -350,7 +340,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=text_rewrite(_exec_statements),
         symptoms=(Symptom("SyntaxError", r"Missing parentheses in call to 'exec'"),),
-        gone=lambda: rejected("exec 'x = 1'"),
+        gone=rejects("exec 'x = 1'"),
         examples=(
             Example(
                 before=(
@@ -378,7 +368,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=text_rewrite(_backticks),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
-        gone=lambda: rejected("x = `1`"),
+        gone=rejects("x = `1`"),
         examples=(
             Example(
                 before="n = 3\nlabel = 'n=' + `n` + ', s=' + `'x'` + ' `kept`'\n",
@@ -396,7 +386,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=text_rewrite(_diamond),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
-        gone=lambda: rejected("x = 1 <> 2"),
+        gone=rejects("x = 1 <> 2"),
         examples=(
             Example(
                 before="kept = [x for x in [1, 2, 3] if x <> 2]\nflag = '<>' <> 'x'\n",
@@ -417,7 +407,7 @@ RULES = (
             Symptom("SyntaxError", r"invalid (decimal|hexadecimal) literal"),
             Symptom("SyntaxError", r"leading zeros in decimal integer literals"),
         ),
-        gone=lambda: rejected("x = 10L") and rejected("x = 0777"),
+        gone=all_of(rejects("x = 10L"), rejects("x = 0777")),
         examples=(
             Example(
                 before="big = 10L ** 20 + 0xFFL\nmode = 0755\nzero = 00\nf = 07.5\nx10L = 'x10L'\ntol = 1e-05\n",
@@ -435,7 +425,7 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=text_rewrite(_ur_strings),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
-        gone=lambda: rejected("x = ur'a'"),
+        gone=rejects("x = ur'a'"),
         examples=(
             Example(
                 before="import re\nwords = re.findall(ur'\\w+', u'two words')\npat = UR\"\\d\"\n",

@@ -17,7 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression, with_commas
-from nbmodernizer.fixers.rules.toolkit.probes import lacks
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
 # --- imread: scipy.misc.imread was `numpy.array(PIL.Image.open(name))` ----------------------
@@ -42,10 +42,6 @@ def _imread(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None
 
 
 _IMREAD = ("scipy.misc.imread", "scipy.ndimage.imread", "scipy.misc.pilutil.imread")
-
-
-def _imread_gone() -> bool:
-    return lacks("scipy.misc", "imread") and lacks("scipy.ndimage", "imread")
 
 
 # --- statistics and linear algebra ----------------------------------------------------------
@@ -111,10 +107,6 @@ _FUNCTIONS = {
 _NAMES = "median_absolute_deviation|pinv2|signaltonoise|sph_harm"
 
 
-def _functions_gone() -> bool:
-    return lacks("scipy.linalg", "pinv2") and lacks("scipy.stats", "signaltonoise")
-
-
 # --- stats.mode: keepdims=True, the old result's shape ---------------------------------------
 
 
@@ -144,7 +136,7 @@ RULES = (
             Symptom("AttributeError", r"module 'scipy\.(misc|ndimage)' has no attribute 'imread'"),
             Symptom("ImportError", r"cannot import name 'imread' from 'scipy\.(misc|ndimage)'"),
         ),
-        gone=_imread_gone,
+        gone=all_of(lacks("scipy.misc", "imread"), lacks("scipy.ndimage", "imread")),
         examples=(
             Example(
                 before="import numpy as np\nfrom PIL import Image\nfrom scipy.misc import imread\n"
@@ -184,7 +176,7 @@ RULES = (
             Symptom("AttributeError", rf"module 'scipy\.\w+' has no attribute '({_NAMES})'"),
             Symptom("ImportError", rf"cannot import name '({_NAMES})' from 'scipy\.\w+'"),
         ),
-        gone=_functions_gone,
+        gone=all_of(lacks("scipy.linalg", "pinv2"), lacks("scipy.stats", "signaltonoise")),
         examples=(
             Example(
                 before="import numpy as np\nfrom scipy import linalg, special, stats\n"

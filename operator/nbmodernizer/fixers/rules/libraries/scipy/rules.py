@@ -18,17 +18,12 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
+from nbmodernizer.fixers.rules.toolkit.probes import lacks
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
 # --- scipy.misc -> scipy.special ------------------------------------------------------------
 
 _MISC_SPECIAL = ("comb", "factorial", "factorial2", "factorialk", "logsumexp")
-
-
-def _misc_special_gone() -> bool:
-    import scipy.misc
-
-    return not hasattr(scipy.misc, "comb")
 
 
 # --- numpy functions re-exported by `scipy` --------------------------------------------------
@@ -71,21 +66,9 @@ def _scipy_numpy_aliases(source: str, context: RuleContext) -> str:
     return chain(*steps)(source, context)
 
 
-def _scipy_aliases_gone() -> bool:
-    import scipy
-
-    return not hasattr(scipy, "interp")
-
-
 # --- scipy.integrate renames ---------------------------------------------------------------
 
 _INTEGRATE = {"trapz": "trapezoid", "cumtrapz": "cumulative_trapezoid"}
-
-
-def _integrate_gone() -> bool:
-    import scipy.integrate
-
-    return not hasattr(scipy.integrate, "trapz")
 
 
 # --- binom_test -> binomtest(...).pvalue -------------------------------------------------
@@ -107,12 +90,6 @@ def _binomtest(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | N
         func=renamed_callee(call.func, "binom_test", "binomtest"), args=args
     )
     return cst.Attribute(value=renamed, attr=cst.Name("pvalue"))
-
-
-def _binom_test_gone() -> bool:
-    import scipy.stats
-
-    return not hasattr(scipy.stats, "binom_test")
 
 
 # --- scipy.signal windows ----------------------------------------------------------------
@@ -145,12 +122,6 @@ _WINDOWS = {
 _WINDOWS["hanning"] = "hann"
 
 
-def _windows_gone() -> bool:
-    import scipy.signal
-
-    return not hasattr(scipy.signal, "hann")
-
-
 # --- itemfreq ------------------------------------------------------------------------------
 
 
@@ -160,12 +131,6 @@ def _itemfreq(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | No
     numpy = rewriter.module_ref("numpy")
     values = code(call.args[0].value)
     return expression(f"{numpy}.array({numpy}.unique({values}, return_counts=True)).T")
-
-
-def _itemfreq_gone() -> bool:
-    import scipy.stats
-
-    return not hasattr(scipy.stats, "itemfreq")
 
 
 # --- sparse .A / .H -------------------------------------------------------------------------
@@ -214,7 +179,7 @@ RULES = (
                 r"cannot import name '(comb|factorial\w*|logsumexp)' from 'scipy\.misc'",
             ),
         ),
-        gone=_misc_special_gone,
+        gone=lacks("scipy.misc", "comb"),
         examples=(
             Example(
                 before="import scipy.misc\nfrom scipy.misc import comb, logsumexp\n"
@@ -248,7 +213,7 @@ RULES = (
             Symptom("AttributeError", r"[Mm]odule 'scipy' has no attribute"),
             Symptom("ImportError", r"cannot import name '\w+' from 'scipy'"),
         ),
-        gone=_scipy_aliases_gone,
+        gone=lacks("scipy", "interp"),
         examples=(
             Example(
                 before="import numpy as np\nimport scipy as sp\nfrom scipy import interp, stats\n"
@@ -282,7 +247,7 @@ RULES = (
             Symptom("AttributeError", r"module 'scipy\.integrate' has no attribute '(cum)?trapz'"),
             Symptom("ImportError", r"cannot import name '(cum)?trapz' from 'scipy\.integrate'"),
         ),
-        gone=_integrate_gone,
+        gone=lacks("scipy.integrate", "trapz"),
         examples=(
             Example(
                 before="import numpy as np\nfrom scipy import integrate\n"
@@ -316,7 +281,7 @@ RULES = (
             Symptom("AttributeError", r"module 'scipy\.stats' has no attribute 'binom_test'"),
             Symptom("ImportError", r"cannot import name 'binom_test' from 'scipy\.stats'"),
         ),
-        gone=_binom_test_gone,
+        gone=lacks("scipy.stats", "binom_test"),
         examples=(
             Example(
                 before="import scipy.stats as st\nfrom scipy.stats import binom_test\n"
@@ -347,7 +312,7 @@ RULES = (
             Symptom("AttributeError", r"module 'scipy\.signal' has no attribute '\w+'"),
             Symptom("ImportError", r"cannot import name '\w+' from 'scipy\.signal'"),
         ),
-        gone=_windows_gone,
+        gone=lacks("scipy.signal", "hann"),
         examples=(
             Example(
                 before="import numpy as np\nfrom scipy import signal\n"
@@ -379,7 +344,7 @@ RULES = (
             Symptom("AttributeError", r"module 'scipy\.stats' has no attribute 'itemfreq'"),
             Symptom("ImportError", r"cannot import name 'itemfreq' from 'scipy\.stats'"),
         ),
-        gone=_itemfreq_gone,
+        gone=lacks("scipy.stats", "itemfreq"),
         examples=(
             Example(
                 before="import numpy as np\nfrom scipy import stats\n"

@@ -256,7 +256,7 @@ RULES = (
             Symptom("ImportError", r"cannot import name 'derivative' from 'scipy\.misc'"),
             Symptom("AttributeError", r"module 'scipy\.misc' has no attribute 'derivative'"),
         ),
-        gone=lambda: lacks("scipy.misc", "derivative"),
+        gone=lacks("scipy.misc", "derivative"),
         examples=(
             Example(
                 before="import numpy as np\nfrom scipy.misc import derivative\n"
@@ -297,7 +297,7 @@ RULES = (
                 r"module 'scipy\.misc' has no attribute '(imresize|imsave|toimage)'",
             ),
         ),
-        gone=lambda: lacks("scipy.misc", "imresize"),
+        gone=lacks("scipy.misc", "imresize"),
         examples=(
             Example(
                 before=_IMAGES_BEFORE,

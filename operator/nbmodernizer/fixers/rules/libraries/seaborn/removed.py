@@ -17,7 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
-from nbmodernizer.fixers.rules.toolkit.probes import lacks, no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, no_parameter
 from nbmodernizer.fixers.rules.toolkit.statements import drop_imported_names
 
 
@@ -55,8 +55,8 @@ RULES = (
                 r"(PathCollection|Line2D)\.set\(\) got an unexpected keyword argument 'stat_func'",
             ),
         ),
-        gone=lambda: (
-            lacks("seaborn", "lvplot", "axlabel") and no_parameter("seaborn.jointplot", "stat_func")
+        gone=all_of(
+            lacks("seaborn", "lvplot", "axlabel"), no_parameter("seaborn.jointplot", "stat_func")
         ),
         examples=(
             Example(

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import importlib
-import inspect
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -24,7 +20,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
-from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import keyword_only, lacks, no_parameter
 
 _CATEGORICAL = (
     "barplot",
@@ -109,13 +105,6 @@ class _PositionalData(cst.CSTTransformer):
         return call
 
 
-@functools.cache
-def _keyword_only_data() -> bool:
-    seaborn = importlib.import_module("seaborn")
-    parameter = inspect.signature(seaborn.barplot).parameters.get("x")
-    return parameter is not None and parameter.kind is inspect.Parameter.KEYWORD_ONLY
-
-
 # --- size -> height ------------------------------------------------------------------------
 
 _SIZED = frozenset(
@@ -170,11 +159,6 @@ class _Factorplot(cst.CSTTransformer):
         return call.with_changes(func=renamed_callee(call.func, "factorplot", "catplot"))
 
 
-def _factorplot_gone() -> bool:
-    seaborn = importlib.import_module("seaborn")
-    return not hasattr(seaborn, "factorplot")
-
-
 _SNS = (
     AGG + "import pandas as pd\nimport seaborn as sns\n"
     "df = pd.DataFrame({'a': [1.0, 2, 3, 4, 5, 6], 'b': [2.0, 1, 4, 3, 6, 5], "
@@ -199,7 +183,7 @@ RULES = (
             Symptom("TypeError", r"\w+\(\) got multiple values for argument 'data'"),
             Symptom("TypeError", r"`data2` has been removed"),
         ),
-        gone=_keyword_only_data,
+        gone=keyword_only("seaborn.barplot", "x"),
         examples=(
             Example(
                 before=_SNS
@@ -250,7 +234,7 @@ RULES = (
             lambda context: _PositionalData(context, single=True),
             (*_X_FIRST, *_DATA_FIRST, "kdeplot"),
         ),
-        gone=_keyword_only_data,
+        gone=keyword_only("seaborn.barplot", "x"),
         examples=(
             Example(
                 before=_SNS
@@ -277,7 +261,7 @@ RULES = (
         kind=Kind.API,
         rewrite=edit_keywords(_sized, {"size": rename_to("height")}),
         symptoms=(Symptom("TypeError", r"unexpected keyword argument 'size'"),),
-        gone=lambda: no_parameter("seaborn.lmplot", "size"),
+        gone=no_parameter("seaborn.lmplot", "size"),
         examples=(
             Example(
                 before=_SNS
@@ -319,7 +303,7 @@ RULES = (
             Symptom("AttributeError", r"module 'seaborn' has no attribute 'factorplot'"),
             Symptom("ImportError", r"cannot import name 'factorplot' from 'seaborn'"),
         ),
-        gone=_factorplot_gone,
+        gone=lacks("seaborn", "factorplot"),
         examples=(
             Example(
                 before=_SNS

@@ -10,7 +10,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import edit_keywords, rename_to
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression, qualified
-from nbmodernizer.fixers.rules.toolkit.probes import lacks, no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, no_parameter
 
 _GREY = {
     **moved("skimage.color", "skimage.color", {"rgb2grey": "rgb2gray", "grey2rgb": "gray2rgb"}),
@@ -49,10 +49,6 @@ def _channel_axis(arg: cst.Arg) -> cst.Arg | None:
     return arg.with_changes(keyword=cst.Name("channel_axis"), value=expression(new))
 
 
-def _multichannel_gone() -> bool:
-    return no_parameter("skimage.filters.gaussian", "multichannel")
-
-
 _IMAGE = "import numpy as np\nrgb = np.linspace(0, 1, 192).reshape(8, 8, 3)\n"
 
 RULES = (
@@ -70,9 +66,7 @@ RULES = (
             Symptom("AttributeError", rf"module 'skimage\.\w+' has no attribute '({_NAMES})'"),
             Symptom("ImportError", rf"cannot import name '({_NAMES})' from 'skimage\.\w+'"),
         ),
-        gone=lambda: (
-            lacks("skimage.color", "rgb2grey") and lacks("skimage.measure", "compare_ssim")
-        ),
+        gone=all_of(lacks("skimage.color", "rgb2grey"), lacks("skimage.measure", "compare_ssim")),
         examples=(
             Example(
                 before=_IMAGE + "from skimage import color, feature\n"
@@ -109,7 +103,7 @@ RULES = (
         symptoms=(
             Symptom("TypeError", r"got an unexpected keyword argument '(multichannel|as_grey)'"),
         ),
-        gone=_multichannel_gone,
+        gone=no_parameter("skimage.filters.gaussian", "multichannel"),
         examples=(
             Example(
                 before=_IMAGE + "from skimage.filters import gaussian\n"

@@ -3,18 +3,16 @@ from 1.0), named from today's signatures."""
 
 from __future__ import annotations
 
-import functools
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.sklearn.common import DATA
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
+from nbmodernizer.fixers.rules.toolkit.probes import rejects
 from nbmodernizer.fixers.rules.toolkit.signatures import (
     Accepts,
     accepts,
-    installed,
     keyword_only_by_signature,
 )
 
@@ -24,21 +22,18 @@ from nbmodernizer.fixers.rules.toolkit.signatures import (
 _NAMED = 3
 
 
-@functools.cache
-def _accepts(name: str) -> Accepts | None:
-    found = accepts(installed(name)) if name.startswith("sklearn.") else None
-    return None if found is None else Accepts(found.positional, found.keyword_only[:_NAMED])
+# every public scikit-learn callable with keyword-only parameters, read where the notebook runs
+SIGNATURES = ("sklearn.*",)
 
 
 def sklearn_callee(call: cst.Call, context: RuleContext) -> Accepts | None:
-    """What a scikit-learn class or function, called through the notebook's imports, accepts."""
+    """What a scikit-learn class or function, called through the notebook's imports, accepts
+    in the notebook's environment."""
     name = qualified(call.func, context.aliases)
-    return None if name is None else _accepts(name)
-
-
-def _keyword_only() -> bool:
-    found = _accepts("sklearn.model_selection.KFold")
-    return found is not None and found.positional == 1
+    if name is None or not name.startswith("sklearn."):
+        return None
+    found = accepts(context.parameters(name))
+    return None if found is None else Accepts(found.positional, found.keyword_only[:_NAMED])
 
 
 RULES = (
@@ -53,12 +48,13 @@ RULES = (
         "arguments': passing them by position, deprecated in 0.23 (SLEP009), raises a TypeError)",
         kind=Kind.API,
         rewrite=keyword_only_by_signature(sklearn_callee),
+        signatures=SIGNATURES,
         symptoms=(
             Symptom(
                 "TypeError", r"\w+\.__init__\(\) takes (from \d+ to )?\d+ positional arguments? but"
             ),
         ),
-        gone=_keyword_only,
+        gone=rejects("from sklearn.model_selection import KFold\nKFold(3, True, 0)"),
         examples=(
             Example(
                 before=DATA + "from sklearn.model_selection import KFold\n"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -20,7 +18,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import Move, move_modules, move_names
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression, is_constant, qualified
-from nbmodernizer.fixers.rules.toolkit.probes import module_gone
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, module_gone
 
 # Old `sklearn.cross_validation` splitters were iterables built from the data size (or the
 # labels); their positional parameters, in order, and the renamed ones.
@@ -172,11 +170,6 @@ _PRIVATE_MOVES: dict[str, Move] = {
 _PRIVATE_NEEDLES = ("sklearn", *sorted({old.rpartition(".")[2] for old in _PRIVATE_MODULES}))
 
 
-@functools.cache
-def _private_modules_gone() -> bool:
-    return all(module_gone(old) for old in _PRIVATE_MODULES)
-
-
 RULES = (
     Rule(
         id="sklearn.cross-validation-module",
@@ -197,7 +190,7 @@ RULES = (
             Symptom("ModuleNotFoundError", r"No module named 'sklearn\.cross_validation'"),
             Symptom("ImportError", r"cannot import name 'cross_validation' from 'sklearn'"),
         ),
-        gone=lambda: module_gone("sklearn.cross_validation"),
+        gone=module_gone("sklearn.cross_validation"),
         examples=(
             Example(
                 before=(
@@ -265,7 +258,7 @@ RULES = (
             Symptom("ModuleNotFoundError", r"No module named 'sklearn\.grid_search'"),
             Symptom("ImportError", r"cannot import name 'grid_search' from 'sklearn'"),
         ),
-        gone=lambda: module_gone("sklearn.grid_search"),
+        gone=module_gone("sklearn.grid_search"),
         examples=(
             Example(
                 before=DATA
@@ -303,7 +296,7 @@ RULES = (
             Symptom("ModuleNotFoundError", r"No module named 'sklearn\.learning_curve'"),
             Symptom("ImportError", r"cannot import name 'learning_curve' from 'sklearn' "),
         ),
-        gone=lambda: module_gone("sklearn.learning_curve"),
+        gone=module_gone("sklearn.learning_curve"),
         examples=(
             Example(
                 before=DATA
@@ -336,7 +329,7 @@ RULES = (
             Symptom("ImportError", r"cannot import name 'joblib' from 'sklearn\.externals'"),
             Symptom("ModuleNotFoundError", r"No module named 'sklearn\.externals\.joblib'"),
         ),
-        gone=lambda: module_gone("sklearn.externals.joblib"),
+        gone=module_gone("sklearn.externals.joblib"),
         examples=(
             Example(
                 before=(
@@ -377,7 +370,7 @@ RULES = (
             Symptom("ImportError", r"cannot import name 'six' from 'sklearn\.externals'"),
             Symptom("ModuleNotFoundError", r"No module named 'sklearn\.externals\.six'"),
         ),
-        gone=lambda: module_gone("sklearn.externals.six"),
+        gone=module_gone("sklearn.externals.six"),
         examples=(
             Example(
                 before=(
@@ -423,7 +416,7 @@ RULES = (
                 + r")' from 'sklearn\.",
             ),
         ),
-        gone=_private_modules_gone,
+        gone=all_of(*(module_gone(old) for old in _PRIVATE_MODULES)),
         examples=(
             Example(
                 before=(

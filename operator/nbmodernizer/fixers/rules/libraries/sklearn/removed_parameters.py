@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Sequence
 
 import libcst as cst
@@ -25,7 +23,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.nodes import is_constant
-from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
 
 _OVR = "sklearn.multiclass.OneVsRestClassifier"
 
@@ -160,14 +158,6 @@ class LinearNormalize(cst.CSTTransformer):
         return updated_node
 
 
-@functools.cache
-def _default_solver_not_liblinear() -> bool:
-    from sklearn.linear_model import LogisticRegression
-
-    default: object = inspect.signature(LogisticRegression).parameters["solver"].default
-    return default != "liblinear"
-
-
 ALL_TREES = (*trees("Classifier"), *trees("Regressor"))
 
 _LINEAR_NORMALIZED = tuple(
@@ -217,7 +207,7 @@ RULES = (
                 r"'multi_class'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.linear_model.LogisticRegression", "multi_class"),
+        gone=no_parameter("sklearn.linear_model.LogisticRegression", "multi_class"),
         examples=(
             Example(
                 before=(
@@ -346,7 +336,12 @@ RULES = (
         symptoms=(
             Symptom("ValueError", r"Solver lbfgs supports only 'l2' or None penalties, got l1"),
         ),
-        gone=_default_solver_not_liblinear,
+        gone=rejects(
+            "import inspect\n"
+            "from sklearn.linear_model import LogisticRegression\n"
+            "if inspect.signature(LogisticRegression).parameters['solver'].default != 'liblinear':\n"
+            "    raise ValueError('the default solver is not liblinear')"
+        ),
         examples=(
             Example(
                 before=DATA
@@ -389,7 +384,7 @@ RULES = (
                 "TypeError", r"\w+\.__init__\(\) got an unexpected keyword argument 'normalize'"
             ),
         ),
-        gone=lambda: no_parameter("sklearn.linear_model.LinearRegression", "normalize"),
+        gone=no_parameter("sklearn.linear_model.LinearRegression", "normalize"),
         examples=(
             Example(
                 before=DATA
@@ -437,7 +432,7 @@ RULES = (
                 r"\w+\.__init__\(\) got an unexpected keyword argument 'min_impurity_split'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.tree.DecisionTreeClassifier", "min_impurity_split"),
+        gone=no_parameter("sklearn.tree.DecisionTreeClassifier", "min_impurity_split"),
         examples=(
             Example(
                 before=DATA
@@ -471,7 +466,7 @@ RULES = (
         symptoms=(
             Symptom("TypeError", r"\w+\.__init__\(\) got an unexpected keyword argument 'presort'"),
         ),
-        gone=lambda: no_parameter("sklearn.tree.DecisionTreeClassifier", "presort"),
+        gone=no_parameter("sklearn.tree.DecisionTreeClassifier", "presort"),
         examples=(
             Example(
                 before=DATA
@@ -519,7 +514,7 @@ RULES = (
                 r"(GridSearchCV|RandomizedSearchCV)\.__init__\(\) got an unexpected keyword argument 'iid'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.model_selection.GridSearchCV", "iid"),
+        gone=no_parameter("sklearn.model_selection.GridSearchCV", "iid"),
         examples=(
             Example(
                 before=DATA

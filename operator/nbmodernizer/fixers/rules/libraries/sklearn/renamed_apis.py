@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
 from typing import ClassVar
 
 import libcst as cst
@@ -23,7 +20,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import Move, move_names
 from nbmodernizer.fixers.rules.toolkit.needles import parts
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression, qualified
-from nbmodernizer.fixers.rules.toolkit.probes import module_gone
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, module_gone
 
 _IMPUTER_PARAMS = ("missing_values", "strategy", "axis", "verbose", "copy")
 
@@ -88,11 +85,6 @@ class CurveKeywords(cst.CSTTransformer):
         return with_args(updated_node, [*kept, curve_kwargs], keep_trailing_comma=True)
 
 
-@functools.cache
-def _lacks(module: str, name: str) -> bool:
-    return not hasattr(importlib.import_module(module), name)
-
-
 _PLOTS: dict[str, Move] = {
     "sklearn.metrics.plot_confusion_matrix": Move(
         "sklearn.metrics.ConfusionMatrixDisplay", member="from_estimator"
@@ -141,7 +133,7 @@ RULES = (
             ),
             Symptom("ModuleNotFoundError", r"No module named 'sklearn\.preprocessing\.imputation'"),
         ),
-        gone=lambda: _lacks("sklearn.preprocessing", "Imputer"),
+        gone=lacks("sklearn.preprocessing", "Imputer"),
         examples=(
             Example(
                 before=(
@@ -212,7 +204,7 @@ RULES = (
             ),
         ),
         symptoms=(Symptom("ModuleNotFoundError", r"No module named 'sklearn\.(lda|qda)'"),),
-        gone=lambda: module_gone("sklearn.lda") and module_gone("sklearn.qda"),
+        gone=all_of(module_gone("sklearn.lda"), module_gone("sklearn.qda")),
         examples=(
             Example(
                 before=DATA
@@ -256,7 +248,7 @@ RULES = (
                 "AttributeError", r"module 'sklearn\.neighbors' has no attribute 'DistanceMetric'"
             ),
         ),
-        gone=lambda: _lacks("sklearn.neighbors", "DistanceMetric"),
+        gone=lacks("sklearn.neighbors", "DistanceMetric"),
         examples=(
             Example(
                 before=(
@@ -293,7 +285,7 @@ RULES = (
             Symptom("ImportError", r"cannot import name 'calinski_harabaz_score'"),
             Symptom("AttributeError", r"has no attribute 'calinski_harabaz_score'"),
         ),
-        gone=lambda: _lacks("sklearn.metrics", "calinski_harabaz_score"),
+        gone=lacks("sklearn.metrics", "calinski_harabaz_score"),
         examples=(
             Example(
                 before=(
@@ -345,7 +337,7 @@ RULES = (
                 r"det_curve|partial_dependence)'",
             ),
         ),
-        gone=lambda: _lacks("sklearn.metrics", "plot_confusion_matrix"),
+        gone=lacks("sklearn.metrics", "plot_confusion_matrix"),
         examples=(
             Example(
                 before=DATA

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import ClassVar
 
 import libcst as cst
@@ -25,7 +24,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.needles import call_named
 from nbmodernizer.fixers.rules.toolkit.nodes import expression, is_constant
-from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
+from nbmodernizer.fixers.rules.toolkit.probes import lacks_attribute, no_parameter, rejects
 
 
 class FeatureNamesOut(cst.CSTTransformer):
@@ -86,27 +85,6 @@ class ScorerResponse(cst.CSTTransformer):
                 method = expression(self.METHODS[name])
                 args.append(arg.with_changes(keyword=cst.Name("response_method"), value=method))
         return with_args(updated_node, args, keep_trailing_comma=True)
-
-
-@functools.cache
-def _vectorizers_lack_get_feature_names() -> bool:
-    from sklearn.feature_extraction.text import CountVectorizer
-
-    return not hasattr(CountVectorizer, "get_feature_names")
-
-
-@functools.cache
-def _kfold_rejects_random_state() -> bool:
-    from sklearn.model_selection import KFold
-
-    return rejects(lambda: KFold(n_splits=3, random_state=0))
-
-
-@functools.cache
-def _legacy_scorer_names_gone() -> bool:
-    from sklearn.metrics import get_scorer_names
-
-    return "mean_squared_error" not in get_scorer_names()
 
 
 _LEGACY_SCORERS = {
@@ -185,7 +163,7 @@ RULES = (
             ),
         ),
         symptoms=(Symptom("TypeError", r"got an unexpected keyword argument 'fit_params'"),),
-        gone=lambda: no_parameter("sklearn.model_selection.cross_val_score", "fit_params"),
+        gone=no_parameter("sklearn.model_selection.cross_val_score", "fit_params"),
         examples=(
             Example(
                 before=DATA
@@ -244,7 +222,7 @@ RULES = (
                 r"\w+\.__init__\(\) got an unexpected keyword argument 'base_estimator'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.ensemble.BaggingClassifier", "base_estimator"),
+        gone=no_parameter("sklearn.ensemble.BaggingClassifier", "base_estimator"),
         examples=(
             Example(
                 before=DATA
@@ -288,7 +266,7 @@ RULES = (
                 r"(AgglomerativeClustering|FeatureAgglomeration)\.__init__\(\) got an unexpected keyword argument 'affinity'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.cluster.AgglomerativeClustering", "affinity"),
+        gone=no_parameter("sklearn.cluster.AgglomerativeClustering", "affinity"),
         examples=(
             Example(
                 before=(
@@ -321,7 +299,7 @@ RULES = (
         symptoms=(
             Symptom("TypeError", r"TSNE\.__init__\(\) got an unexpected keyword argument 'n_iter'"),
         ),
-        gone=lambda: no_parameter("sklearn.manifold.TSNE", "n_iter"),
+        gone=no_parameter("sklearn.manifold.TSNE", "n_iter"),
         examples=(
             Example(
                 before=DATA
@@ -352,7 +330,9 @@ RULES = (
         kind=Kind.API,
         rewrite=only_if("get_feature_names(", rewrite=cst_rewrite(FeatureNamesOut)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'get_feature_names'"),),
-        gone=_vectorizers_lack_get_feature_names,
+        gone=lacks_attribute(
+            "sklearn.feature_extraction.text.CountVectorizer", "get_feature_names"
+        ),
         examples=(
             Example(
                 before=(
@@ -410,7 +390,7 @@ RULES = (
                 r"The 'algorithm' parameter of KMeans must be .* Got '(full|auto)' instead",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.cluster.KMeans", "n_jobs"),
+        gone=no_parameter("sklearn.cluster.KMeans", "n_jobs"),
         examples=(
             Example(
                 before=(
@@ -449,7 +429,9 @@ RULES = (
         symptoms=(
             Symptom("ValueError", r"Setting a random_state has no effect since shuffle is False"),
         ),
-        gone=_kfold_rejects_random_state,
+        gone=rejects(
+            "from sklearn.model_selection import KFold\nKFold(n_splits=3, random_state=0)"
+        ),
         examples=(
             Example(
                 before=(
@@ -498,7 +480,11 @@ RULES = (
                 r"brier_score_loss)' is not a valid scoring value",
             ),
         ),
-        gone=_legacy_scorer_names_gone,
+        gone=rejects(
+            "from sklearn.metrics import get_scorer_names\n"
+            "if 'mean_squared_error' not in get_scorer_names():\n"
+            "    raise ValueError('no scorer mean_squared_error')"
+        ),
         examples=(
             Example(
                 before=DATA
@@ -541,7 +527,7 @@ RULES = (
         symptoms=(
             Symptom("TypeError", r"got an unexpected keyword argument 'needs_(proba|threshold)'"),
         ),
-        gone=lambda: no_parameter("sklearn.metrics.make_scorer", "needs_proba"),
+        gone=no_parameter("sklearn.metrics.make_scorer", "needs_proba"),
         examples=(
             Example(
                 before=DATA

@@ -117,7 +117,7 @@ RULES = (
                 r"'categorical_features'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.preprocessing.OneHotEncoder", "categorical_features"),
+        gone=no_parameter("sklearn.preprocessing.OneHotEncoder", "categorical_features"),
         examples=(
             Example(
                 before="import numpy as np\nfrom sklearn.preprocessing import OneHotEncoder\n"
@@ -153,7 +153,7 @@ RULES = (
                 r"AdaBoostClassifier\.__init__\(\) got an unexpected keyword argument 'algorithm'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.ensemble.AdaBoostClassifier", "algorithm"),
+        gone=no_parameter("sklearn.ensemble.AdaBoostClassifier", "algorithm"),
         examples=(
             Example(
                 before=DATA + "from sklearn.ensemble import AdaBoostClassifier\n"
@@ -181,7 +181,7 @@ RULES = (
             Symptom("AttributeError", r"module 'sklearn\.metrics' has no attribute 'SCORERS'"),
             Symptom("ImportError", r"cannot import name 'SCORERS' from 'sklearn\.metrics'"),
         ),
-        gone=lambda: lacks("sklearn.metrics", "SCORERS"),
+        gone=lacks("sklearn.metrics", "SCORERS"),
         examples=(
             Example(
                 before="import sklearn.metrics\nfrom sklearn.metrics import SCORERS\n"

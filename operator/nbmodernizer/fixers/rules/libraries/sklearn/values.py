@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
 from collections.abc import Sequence
 
 import libcst as cst
@@ -26,7 +23,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.nodes import is_constant, qualified
-from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
+from nbmodernizer.fixers.rules.toolkit.probes import Probe, no_parameter, rejects
 
 _ROOT_METRICS = {
     "mean_squared_error": "root_mean_squared_error",
@@ -76,22 +73,24 @@ class SgdEpochs(cst.CSTTransformer):
         return set_keyword(call, "tol", "None")
 
 
-@functools.cache
-def _forest_rejects_auto() -> bool:
-    from sklearn.ensemble import RandomForestClassifier
+# max_features='auto' is refused when the forest is fitted
+_FOREST_REJECTS_AUTO = rejects(
+    "from sklearn.ensemble import RandomForestClassifier\n"
+    "model = RandomForestClassifier(n_estimators=1, max_features='auto')\n"
+    "model.fit([[0.0], [1.0]], [0, 1])"
+)
 
-    model = RandomForestClassifier(n_estimators=1, max_features="auto")
-    return rejects(lambda: model.fit([[0.0], [1.0]], [0, 1]))
 
-
-@functools.cache
 def _estimator_rejects(
     path: str, parameter: str, value: object, target: str = "regression"
-) -> bool:
+) -> Probe:
+    """The estimator at `path` refuses `parameter=value` when it is fitted."""
     module, _, name = path.rpartition(".")
-    estimator = getattr(importlib.import_module(module), name)(**{parameter: value})
     y = [0.0, 1.0, 2.0, 3.0] if target == "regression" else [0, 1, 0, 1]
-    return rejects(lambda: estimator.fit([[0.0], [1.0], [2.0], [3.0]], y))
+    return rejects(
+        f"from {module} import {name}\n"
+        f"{name}(**{{{parameter!r}: {value!r}}}).fit([[0.0], [1.0], [2.0], [3.0]], {y!r})"
+    )
 
 
 _REGRESSION_TREES = tuple(name for name in trees("Regressor") if "GradientBoosting" not in name)
@@ -116,7 +115,7 @@ RULES = (
                 r"OneHotEncoder\.__init__\(\) got an unexpected keyword argument 'sparse'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.preprocessing.OneHotEncoder", "sparse"),
+        gone=no_parameter("sklearn.preprocessing.OneHotEncoder", "sparse"),
         examples=(
             Example(
                 before=(
@@ -162,7 +161,7 @@ RULES = (
                 r"The 'max_features' parameter of \w+ must be .* Got 'auto' instead",
             ),
         ),
-        gone=_forest_rejects_auto,
+        gone=_FOREST_REJECTS_AUTO,
         examples=(
             Example(
                 before=DATA
@@ -247,7 +246,7 @@ RULES = (
                 r"categorical_crossentropy|auto)' instead",
             ),
         ),
-        gone=lambda: _estimator_rejects("sklearn.ensemble.GradientBoostingRegressor", "loss", "ls"),
+        gone=_estimator_rejects("sklearn.ensemble.GradientBoostingRegressor", "loss", "ls"),
         examples=(
             Example(
                 before=DATA
@@ -310,7 +309,7 @@ RULES = (
                 r"The 'criterion' parameter of \w+ must be .* Got '(mse|mae)' instead",
             ),
         ),
-        gone=lambda: _estimator_rejects("sklearn.tree.DecisionTreeRegressor", "criterion", "mse"),
+        gone=_estimator_rejects("sklearn.tree.DecisionTreeRegressor", "criterion", "mse"),
         examples=(
             Example(
                 before=DATA
@@ -363,7 +362,7 @@ RULES = (
                 r"Got '(log|squared_loss)' instead",
             ),
         ),
-        gone=lambda: _estimator_rejects(
+        gone=_estimator_rejects(
             "sklearn.linear_model.SGDClassifier", "loss", "log", target="classification"
         ),
         examples=(
@@ -403,7 +402,7 @@ RULES = (
                 r"'n_iter'",
             ),
         ),
-        gone=lambda: no_parameter("sklearn.linear_model.SGDClassifier", "n_iter"),
+        gone=no_parameter("sklearn.linear_model.SGDClassifier", "n_iter"),
         examples=(
             Example(
                 before=DATA
@@ -434,7 +433,7 @@ RULES = (
         kind=Kind.API,
         rewrite=only_if("squared", rewrite=cst_rewrite(RootMetrics)),
         symptoms=(Symptom("TypeError", r"got an unexpected keyword argument 'squared'"),),
-        gone=lambda: no_parameter("sklearn.metrics.mean_squared_error", "squared"),
+        gone=no_parameter("sklearn.metrics.mean_squared_error", "squared"),
         examples=(
             Example(
                 before=(

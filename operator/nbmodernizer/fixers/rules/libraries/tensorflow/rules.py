@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 import libcst as cst
@@ -20,12 +19,13 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     first_lines_end,
     imports_module,
 )
+from nbmodernizer.fixers.rules.toolkit.live import import_optional
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     dotted_name,
     expression,
     qualified,
 )
-from nbmodernizer.fixers.rules.toolkit.probes import import_optional, no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import lacks, no_parameter
 
 # === TensorFlow 1.x ======================================================================
 
@@ -162,12 +162,6 @@ def _tf1_compat(source: str, context: RuleContext) -> str:
     return cst_rewrite(lambda ctx: Tf1Compat(ctx, tensorflow, compat))(source, context)
 
 
-@functools.cache
-def _tf1_gone() -> bool:
-    tensorflow = import_optional("tensorflow")
-    return tensorflow is not None and not hasattr(tensorflow, "Session")
-
-
 _REDUCTIONS = tuple(
     f"{module}.reduce_{name}"
     for module in ("tensorflow", "tensorflow.math")
@@ -198,7 +192,7 @@ RULES = (
             Symptom("AttributeError", r"module 'tensorflow(\.\w+)*' has no attribute '\w+'"),
             Symptom("ImportError", r"cannot import name '\w+' from 'tensorflow(\.\w+)*'"),
         ),
-        gone=_tf1_gone,
+        gone=lacks("tensorflow", "Session"),
         examples=(
             Example(
                 before=TF_QUIET
@@ -283,7 +277,7 @@ RULES = (
                 r"unexpected keyword argument '(reduction_indices|keep_dims|dimension)'",
             ),
         ),
-        gone=lambda: no_parameter("tensorflow.reduce_sum", "keep_dims"),
+        gone=no_parameter("tensorflow.reduce_sum", "keep_dims"),
         examples=(
             Example(
                 before=TF_QUIET

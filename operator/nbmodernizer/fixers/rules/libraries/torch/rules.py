@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -18,6 +15,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     literal_bool,
     qualified,
 )
+from nbmodernizer.fixers.rules.toolkit.probes import Probe, rejects
 
 # the legacy functions' result pairs: the name of the first element
 _TORCH_FIRST = {"solve": "solution", "symeig": "eigenvalues", "eig": "eigenvalues"}
@@ -193,22 +191,21 @@ def _numpy_of_data(node: cst.BaseExpression) -> cst.BaseExpression | None:
     return chain_node if seen_data else None
 
 
-@functools.cache
-def _removed(function: str) -> bool:
-    """Whether `torch.<function>` is gone: absent, or a stub that raises "is now removed"."""
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    stub = getattr(torch, function, None)
-    if stub is None:
-        return True
-    one = torch.ones(1, 1)
-    try:
-        stub(one, one) if function in {"solve", "lstsq"} else stub(one)
-    except RuntimeError as error:
-        return "removed" in str(error)
-    return False
+def _removed(function: str) -> Probe:
+    """`torch.<function>` is gone: absent, or a stub that raises "is now removed"."""
+    call = "f(one, one)" if function in {"solve", "lstsq"} else "f(one)"
+    return rejects(
+        "import torch\n"
+        f"f = getattr(torch, {function!r}, None)\n"
+        "if f is None:\n"
+        "    raise TypeError('absent')\n"
+        "one = torch.ones(1, 1)\n"
+        "try:\n"
+        f"    {call}\n"
+        "except RuntimeError as error:\n"
+        "    if 'removed' in str(error):\n"
+        "        raise TypeError('removed') from None\n"
+    )
 
 
 class _WeightsOnlyFalse(cst.CSTTransformer):
@@ -291,7 +288,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda context: TorchLinalg(context, "solve")),
         symptoms=(Symptom("RuntimeError", r"`torch\.solve` is deprecated in favor of"),),
-        gone=lambda: _removed("solve"),
+        gone=_removed("solve"),
         examples=(
             Example(
                 before=_A + "X, _ = torch.solve(B, A)\nX2 = torch.solve(2 * B, A)[0]\n"
@@ -315,7 +312,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda context: TorchLinalg(context, "symeig")),
         symptoms=(Symptom("RuntimeError", r"torch\.symeig\("),),
-        gone=lambda: _removed("symeig"),
+        gone=_removed("symeig"),
         examples=(
             Example(
                 # only the upper triangle counts: the 100 below the diagonal must be ignored
@@ -344,7 +341,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda context: TorchLinalg(context, "eig")),
         symptoms=(Symptom("RuntimeError", r"torch\.eig\("),),
-        gone=lambda: _removed("eig"),
+        gone=_removed("eig"),
         examples=(
             Example(
                 before="import torch\nrotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]])\n"
@@ -369,7 +366,7 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(lambda context: TorchLinalg(context, "matrix_rank")),
         symptoms=(Symptom("RuntimeError", r"torch\.linalg\.matrix_rank"),),
-        gone=lambda: _removed("matrix_rank"),
+        gone=_removed("matrix_rank"),
         examples=(
             Example(
                 before="import torch\nM = torch.tensor([[1.0, 2.0], [2.0, 4.0]])\n"

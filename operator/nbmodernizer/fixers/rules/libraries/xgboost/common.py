@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-from functools import cache
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
@@ -37,49 +34,6 @@ SKLEARN_CLASSES = (
 BOOSTER_FACTORIES = ("xgboost.train", "xgboost.Booster")
 
 PREDICT_METHODS = ("predict", "predict_proba", "predict_margin")
-
-
-@cache
-def fit_lacks(keyword: str) -> bool:
-    import xgboost
-
-    return keyword not in inspect.signature(xgboost.XGBModel.fit).parameters
-
-
-@cache
-def predict_lacks_ntree_limit() -> bool:
-    import xgboost
-
-    return all(
-        "ntree_limit" not in inspect.signature(method).parameters
-        for method in (xgboost.XGBModel.predict, xgboost.Booster.predict)
-    )
-
-
-@cache
-def best_ntree_limit_gone() -> bool:
-    import xgboost
-
-    return not any(hasattr(cls, "best_ntree_limit") for cls in (xgboost.XGBModel, xgboost.Booster))
-
-
-@cache
-def gpu_hist_rejected() -> bool:
-    import numpy as np
-    import xgboost
-
-    try:
-        xgboost.train({"tree_method": "gpu_hist"}, xgboost.DMatrix(np.zeros((2, 1))), 1)
-    except xgboost.core.XGBoostError:
-        return True
-    return False
-
-
-@cache
-def silent_ignored() -> bool:
-    import xgboost
-
-    return "silent" not in inspect.signature(xgboost.XGBModel.__init__).parameters
 
 
 def is_xgb_model(call: cst.BaseExpression, context: RuleContext) -> bool:

@@ -7,9 +7,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.xgboost.common import (
     DATA,
-    gpu_hist_rejected,
     is_xgb_model,
-    silent_ignored,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
@@ -19,6 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.nodes import code
+from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
 
 
 class GpuParams(cst.CSTTransformer):
@@ -150,7 +149,10 @@ RULES = (
             Symptom("XGBoostError", r"Invalid Input: 'gpu_(hist|exact)'"),
             Symptom("XGBoostError", r"`gpu_id` has been removed"),
         ),
-        gone=gpu_hist_rejected,
+        gone=rejects(
+            "import numpy as np\nimport xgboost\n"
+            "xgboost.train({'tree_method': 'gpu_hist'}, xgboost.DMatrix(np.zeros((2, 1))), 1)"
+        ),
         examples=(
             Example(
                 before=(
@@ -184,7 +186,7 @@ RULES = (
         summary="`XGBClassifier(silent=True)` -> `verbosity=0` (`silent` is ignored now)",
         kind=Kind.SILENT,
         rewrite=only_if("silent", rewrite=silent_to_verbosity),
-        gone=silent_ignored,
+        gone=no_parameter("xgboost.XGBModel.__init__", "silent"),
         examples=(
             Example(
                 before=(

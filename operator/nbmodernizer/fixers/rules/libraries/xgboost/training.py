@@ -11,12 +11,9 @@ from nbmodernizer.fixers.rules.libraries.xgboost.common import (
     PREDICT_METHODS,
     SPLIT,
     Assignments,
-    best_ntree_limit_gone,
-    fit_lacks,
     is_booster_factory,
     is_literal,
     is_xgb_model,
-    predict_lacks_ntree_limit,
     receiver_of,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
@@ -28,6 +25,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.nodes import code
+from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks_attribute, no_parameter
 
 # fit() keywords that moved to the constructor in 2.0 (removed from fit in 3.0)
 MOVED_TO_CONSTRUCTOR = ("early_stopping_rounds", "eval_metric", "callbacks")
@@ -263,7 +261,7 @@ RULES = (
                 r"'(early_stopping_rounds|eval_metric|callbacks)'",
             ),
         ),
-        gone=lambda: fit_lacks("early_stopping_rounds"),
+        gone=no_parameter("xgboost.XGBModel.fit", "early_stopping_rounds"),
         examples=(
             Example(
                 before=(
@@ -336,7 +334,10 @@ RULES = (
                 r"'ntree_limit'",
             ),
         ),
-        gone=predict_lacks_ntree_limit,
+        gone=all_of(
+            no_parameter("xgboost.XGBModel.predict", "ntree_limit"),
+            no_parameter("xgboost.Booster.predict", "ntree_limit"),
+        ),
         examples=(
             Example(
                 before=(
@@ -378,7 +379,10 @@ RULES = (
         kind=Kind.API,
         rewrite=cst_rewrite(BestNtreeLimit, ("best_ntree_limit",)),
         symptoms=(Symptom("AttributeError", r"object has no attribute 'best_ntree_limit'"),),
-        gone=best_ntree_limit_gone,
+        gone=all_of(
+            lacks_attribute("xgboost.XGBModel", "best_ntree_limit"),
+            lacks_attribute("xgboost.Booster", "best_ntree_limit"),
+        ),
         examples=(
             Example(
                 before=(

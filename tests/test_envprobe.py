@@ -1,0 +1,246 @@
+"""envprobe.py, run for real in the interpreters a notebook's environment may have: the era
+interpreters (3.6, 3.7: issue #22) and this venv's; and the facts read from what it prints
+(issue #20: probes where the notebook runs)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pytest
+
+from nbmodernizer.facts import ENVPROBE, EnvironmentFacts, FactsError, ProbeRequest, gather
+
+
+def era_python(version: str) -> str:
+    found = sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python"))
+    assert found, f"no Python {version} interpreter under /root/.pyenv/versions (issue #22's era)"
+    return found[-1]
+
+
+INTERPRETERS = {
+    "3.6": lambda: era_python("3.6"),
+    "3.7": lambda: era_python("3.7"),
+    "venv": lambda: sys.executable,
+}
+
+# legacy APIs of the standard library: the same answers in every Python 3
+STDLIB_PROBES: dict[str, tuple[dict[str, Any], bool]] = {
+    "lacks": ({"kind": "lacks", "module": "string", "names": ["letters", "maketrans"]}, True),
+    "lacks-kept": ({"kind": "lacks", "module": "string", "names": ["ascii_letters"]}, False),
+    "lacks-attribute": (
+        {"kind": "lacks_attribute", "target": "builtins.dict", "names": ["iteritems"]},
+        True,
+    ),
+    "lacks-attribute-kept": (
+        {"kind": "lacks_attribute", "target": "json.JSONDecoder", "names": ["decode"]},
+        False,
+    ),
+    "lacks-item": (
+        {"kind": "lacks_item", "target": "sys.builtin_module_names", "items": ["nosuch"]},
+        True,
+    ),
+    "lacks-item-kept": (
+        {"kind": "lacks_item", "target": "sys.builtin_module_names", "items": ["sys"]},
+        False,
+    ),
+    "no-parameter": (
+        {"kind": "no_parameter", "function": "json.dumps", "parameter": "encoding"},
+        True,
+    ),
+    "no-parameter-kept": (
+        {"kind": "no_parameter", "function": "json.dumps", "parameter": "sort_keys"},
+        False,
+    ),
+    "no-kwargs": ({"kind": "no_parameter", "function": "json.dumps", "parameter": "**"}, False),
+    # json.loads lost `encoding` in 3.9: gone there only (`_expected`)
+    "no-parameter-since-3.9": (
+        {"kind": "no_parameter", "function": "json.loads", "parameter": "encoding"},
+        False,
+    ),
+    "keyword-only": (
+        {"kind": "keyword_only", "function": "json.dumps", "parameter": "sort_keys"},
+        True,
+    ),
+    "keyword-only-positional": (
+        {"kind": "keyword_only", "function": "json.dumps", "parameter": "obj"},
+        False,
+    ),
+    "lacks-gone-module": ({"kind": "lacks", "module": "json.nosuch", "names": ["x"]}, True),
+    "module-gone": ({"kind": "module_gone", "module": "cPickle"}, True),
+    "module-gone-sub": ({"kind": "module_gone", "module": "json.nosuch"}, True),
+    "module-kept": ({"kind": "module_gone", "module": "json.decoder"}, False),
+    "syntax-rejected": ({"kind": "rejects", "code": "print 'x'"}, True),
+    "value-rejected": ({"kind": "rejects", "code": "int('x')"}, True),
+    "type-rejected": ({"kind": "rejects", "code": "len(1)"}, True),
+    "accepted": ({"kind": "rejects", "code": "print('noise on stdout')\nx = 1"}, False),
+    "always": ({"kind": "always"}, True),
+    "not": ({"kind": "not", "probe": {"kind": "always"}}, False),
+    "all": (
+        {
+            "kind": "all",
+            "probes": [
+                {"kind": "module_gone", "module": "cPickle"},
+                {"kind": "rejects", "code": "x = 1 <> 2"},
+            ],
+        },
+        True,
+    ),
+    "all-one-kept": (
+        {"kind": "all", "probes": [{"kind": "always"}, {"kind": "rejects", "code": "x = 1"}]},
+        False,
+    ),
+    "any": (
+        {
+            "kind": "any",
+            "probes": [
+                {"kind": "lacks", "module": "nosuchlib", "names": ["x"]},
+                {"kind": "rejects", "code": "x = `1`"},
+            ],
+        },
+        True,
+    ),
+    # a library that is not installed never has anything gone, and that is no error
+    "absent-lacks": ({"kind": "lacks", "module": "nosuchlib", "names": ["x"]}, False),
+    "absent-attribute": (
+        {"kind": "lacks_attribute", "target": "nosuchlib.Frame", "names": ["ix"]},
+        False,
+    ),
+    "absent-parameter": (
+        {"kind": "no_parameter", "function": "nosuchlib.f", "parameter": "x"},
+        False,
+    ),
+    "absent-module": ({"kind": "module_gone", "module": "nosuchlib.cross_validation"}, False),
+    "absent-import": ({"kind": "rejects", "code": "import nosuchlib\nnosuchlib.f(1)"}, False),
+    "absent-not": (
+        {"kind": "not", "probe": {"kind": "lacks", "module": "nosuchlib", "names": ["x"]}},
+        False,
+    ),
+}
+# probes that cannot be evaluated: false, with their error
+BROKEN_PROBES: dict[str, dict[str, Any]] = {
+    "other-exception": {"kind": "rejects", "code": "raise KeyError('k')"},
+    "no-such-target": {"kind": "lacks_attribute", "target": "json.nosuch", "names": ["x"]},
+}
+
+
+def _expected(name: str, python: str) -> bool:
+    if name == "no-parameter-since-3.9":
+        version = subprocess.run(
+            [python, "-c", "import sys; print(sys.version_info >= (3, 9))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return version.stdout.strip() == "True"
+    return STDLIB_PROBES[name][1]
+
+
+@pytest.mark.parametrize("interpreter", sorted(INTERPRETERS))
+def test_each_probe_kind_in_each_interpreter(interpreter: str) -> None:
+    python = INTERPRETERS[interpreter]()
+    probes = {name: probe for name, (probe, _) in STDLIB_PROBES.items()}
+    request = ProbeRequest(
+        modules=("pip", "json", "nosuchlib"),
+        probes={**probes, **BROKEN_PROBES},
+        signatures=("json.dumps", "nosuchlib.f", "json.nosuch"),
+    )
+    facts = gather(python, request)
+    assert facts.executable == python or Path(facts.executable).resolve() == Path(python).resolve()
+    assert facts.python.startswith(interpreter if interpreter != "venv" else "3.11")
+    expected = {name: _expected(name, python) for name in STDLIB_PROBES}
+    assert {name: facts.probes[name] for name in STDLIB_PROBES} == expected
+    assert set(facts.probe_errors) == {*BROKEN_PROBES, "signature json.nosuch"}
+    assert facts.probe_errors["other-exception"].startswith("KeyError")
+    assert not any(facts.probes[name] for name in BROKEN_PROBES)
+    # the distribution providing an imported module, read from its metadata
+    pip_version = subprocess.run(
+        [python, "-c", "import pip; print(pip.__version__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert facts.packages == {"pip": pip_version}
+    dumps = dict(facts.signatures["json.dumps"])
+    assert dumps["obj"] == "POSITIONAL_OR_KEYWORD"
+    assert dumps["sort_keys"] == "KEYWORD_ONLY"
+    assert dumps["kw"] == "VAR_KEYWORD"
+    assert set(facts.signatures) == {"json.dumps"}
+
+
+def test_an_installed_library_is_probed_in_its_own_environment() -> None:
+    request = ProbeRequest(
+        modules=("numpy",),
+        probes={
+            "float": {"kind": "lacks", "module": "numpy", "names": ["float"]},
+            "float64": {"kind": "lacks", "module": "numpy", "names": ["float64"]},
+        },
+    )
+    venv = gather(sys.executable, request)
+    assert venv.packages == {"numpy": numpy.__version__}
+    assert venv.probes == {"float": not hasattr(numpy, "float"), "float64": False}
+    # the era interpreter has no numpy: nothing of it is gone there
+    era = gather(era_python("3.6"), request)
+    assert era.packages == {}
+    assert era.probes == {"float": False, "float64": False}
+    assert era.probe_errors == {}
+
+
+def _run(request: object, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request))
+    return subprocess.run(
+        [era_python("3.6"), str(ENVPROBE), str(path)], capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ([], "the request is a JSON object, got list"),
+        ({"modules": "numpy"}, "modules: a list of strings is required"),
+        ({"extra": 1}, "extra: not a field of a request"),
+        ({"probes": {"r": {"kind": "gone"}}}, "probes['r'].kind: 'gone' is not a probe kind"),
+        ({"probes": {"r": {"kind": "lacks", "module": "np"}}}, "probes['r'].names: a non-empty"),
+        (
+            {"probes": {"r": {"kind": "all", "probes": [{"kind": "always", "x": 1}]}}},
+            "probes['r'].probes[0].x: not a field of a 'always' probe",
+        ),
+    ],
+)
+def test_a_bad_request_exits_2_naming_the_field(
+    request_: object, message: str, tmp_path: Path
+) -> None:
+    done = _run(request_, tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert message in done.stderr
+
+
+def test_gather_quotes_envprobes_refusal() -> None:
+    bad = ProbeRequest(probes={"r": {"kind": "gone"}})
+    with pytest.raises(FactsError, match=r"exited 2: envprobe: bad request: probes\['r'\]\.kind"):
+        gather(sys.executable, bad)
+    with pytest.raises(FactsError, match="no interpreter at /nonexistent/python"):
+        gather("/nonexistent/python", ProbeRequest())
+
+
+def test_facts_are_read_with_a_clear_error() -> None:
+    facts = EnvironmentFacts.parse(
+        b'{"python": "3.6.15", "executable": "/p", "probes": {"a": true},'
+        b' "signatures": {"f": [["x", "KEYWORD_ONLY"]]}}'
+    )
+    assert facts.gone("a") and not facts.gone("b")
+    assert facts.parameters("f") == (("x", "KEYWORD_ONLY"),)
+    assert facts.parameters("g") is None
+    with pytest.raises(FactsError, match="not JSON"):
+        EnvironmentFacts.parse(b"{")
+    with pytest.raises(FactsError, match=r"probes\.a: Input should be a valid boolean"):
+        EnvironmentFacts.parse(b'{"python": "3", "executable": "/p", "probes": {"a": "yes"}}')
+    with pytest.raises(FactsError, match="executable: Field required"):
+        EnvironmentFacts.parse(b'{"python": "3"}')
