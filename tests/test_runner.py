@@ -192,6 +192,7 @@ def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
     assert (tmp_path / "input" / "test.csv").exists()
     request = json.loads((tmp_path / "tools" / "request.json").read_text())
     assert request["modules"] == ["pandas"]  # the notebook's imports
+    assert "pandas.applymap" in request["probes"]  # the catalog's probes for them
     tools = tmp_path / "tools"
     kernelhost = str(tools / "kernelhost.py")
     facts = tmp_path / "facts" / "environment.json"
@@ -199,7 +200,8 @@ def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
              "--request", str(tools / "request.json"), "--facts", str(facts)]  # fmt: skip
     done = subprocess.run(probe, capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
-    assert json.loads(facts.read_text())["packages"]["pandas"] == version("pandas")
+    found = json.loads(facts.read_text())
+    assert found["packages"]["pandas"] == version("pandas") and found["probes"]["pandas.applymap"]
     host = subprocess.Popen(
         [sys.executable, "-I", kernelhost, "--kernel-dir", pod["kernel"],
          "--working-dir", pod["working"]], env=env, stdout=subprocess.DEVNULL,

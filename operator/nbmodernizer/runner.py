@@ -48,7 +48,6 @@ revision missing, an output key written by somebody else before the runner).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -61,6 +60,8 @@ from nbmodernizer import kernelhost
 from nbmodernizer.engine import load_notebook, store_execution, store_run
 from nbmodernizer.environment import imported_modules
 from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
+from nbmodernizer.facts import EnvironmentFacts, FactsError, ProbeRequest
+from nbmodernizer.fixers.rules import catalog
 from nbmodernizer.grade import SubmissionLimits
 from nbmodernizer.notebook import Notebook, NotebookError, parse_notebook
 from nbmodernizer.podtools import ENVPROBE, KERNELHOST, PROBE_REQUEST
@@ -200,11 +201,11 @@ def run_index(options: RunnerOptions, environ: Mapping[str, str]) -> int | None:
     return index
 
 
-def probe_request(notebook: Notebook) -> dict[str, object]:
+def probe_request(notebook: Notebook) -> ProbeRequest:
     """What envprobe.py is asked in the notebook's image: the modules the notebook imports
-    (their distributions' versions become the execution's packages)."""
-    modules = sorted(imported_modules(notebook) - set(sys.stdlib_module_names))
-    return {"modules": modules, "probes": {}, "signatures": []}
+    (their distributions' versions become the execution's packages) and the probes and
+    signatures of the rules for them (the catalog's)."""
+    return catalog.probe_request(imported_modules(notebook) - set(sys.stdlib_module_names))
 
 
 def write_tools(folder: Path, notebook: Notebook) -> None:
@@ -214,7 +215,7 @@ def write_tools(folder: Path, notebook: Notebook) -> None:
     here = Path(kernelhost.__file__).parent
     for name in (KERNELHOST, ENVPROBE):
         shutil.copyfile(here / name, folder / name)
-    (folder / PROBE_REQUEST).write_text(json.dumps(probe_request(notebook), indent=1))
+    (folder / PROBE_REQUEST).write_text(probe_request(notebook).to_json())
 
 
 def fetch_stage(options: RunnerOptions) -> None:
@@ -231,30 +232,15 @@ def fetch_stage(options: RunnerOptions) -> None:
         write_tools(Path(options.tools_dir), parse_notebook(data).notebook)
 
 
-def facts_packages(data: bytes) -> dict[str, str]:
-    """FACTS.packages: the distributions providing the notebook's imports, at the versions
-    the notebook's image holds. ValueError naming what is wrong."""
-    try:
-        facts = json.loads(data)
-    except ValueError as error:
-        raise ValueError(f"{ENVIRONMENT}: not JSON: {error}") from None
-    packages = facts.get("packages") if isinstance(facts, dict) else None
-    if not isinstance(packages, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in packages.items()
-    ):
-        raise ValueError(f"{ENVIRONMENT}: packages must map distributions to versions")
-    return dict(packages)
-
-
 def store_environment(ref: RevisionRef, facts_dir: Path) -> dict[str, str]:
     """Store the probe's FACTS as they were printed (`environment.json`, write-once) before
     the notebook runs; their packages. Another pod of the Job (a run, a retry) probing the
     same image may have stored them first: the Job's executors alone hold the grant."""
     data = (facts_dir / ENVIRONMENT).read_bytes()
-    packages = facts_packages(data)
+    facts = EnvironmentFacts.parse(data, f"the probe's {ENVIRONMENT}")
     with suppress(RevisionExistsError):
         ref.store.put(ref.revision, ENVIRONMENT, data)
-    return packages
+    return dict(facts.packages)
 
 
 def store_outputs(ref: RevisionRef, outputs: list[RunOutput], index: int | None) -> None:
@@ -346,7 +332,7 @@ def run_iteration(options: RunnerOptions) -> int:
     except RevisionExistsError as error:
         print(f"nbmod run-iteration: refusing a tampered revision: {error}", file=sys.stderr)
         return EXIT_TAMPERED
-    except (StoreError, FileNotFoundError, NotebookError, ValueError) as error:
+    except (StoreError, FileNotFoundError, NotebookError, ValueError, FactsError) as error:
         print(f"nbmod run-iteration: {error}", file=sys.stderr)
         return EXIT_INFRASTRUCTURE
     execution = outputs[-1].execution
