@@ -181,9 +181,10 @@ class Kubelet:
     """Run the Jobs of the API (all namespaces unless ``namespace``) as local processes.
 
     ``base_env``: the environment under the containers' variables (default: ``os.environ``);
-    ``executables``: ``argv[0]`` replacements (default: ``python``/``python3`` -> this
-    interpreter); ``images``: image name -> the python interpreter its containers' ``python``
-    is (settable while running: ``kubelet.images[name] = path``); ``cwd``: the working
+    ``executables``: ``argv[0]`` replacements, over the defaults ``python``/``python3`` -> this
+    interpreter (our images'); ``images``: image name -> the python interpreter its
+    containers' ``python`` is (settable while running: ``kubelet.images[name] = path``);
+    ``cwd``: the working
     directory when the container's ``workingDir`` does not exist here; ``echo``: print each
     run's output to stderr (for debugging).
 
@@ -209,7 +210,7 @@ class Kubelet:
         self.api = api
         self.namespace = namespace
         self.base_env = dict(os.environ if base_env is None else base_env)
-        self.executables = dict(DEFAULT_EXECUTABLES if executables is None else executables)
+        self.executables = {**DEFAULT_EXECUTABLES, **(executables or {})}
         self.images: dict[str, str] = dict(images or {})
         self.cwd = cwd
         self.instant = instant

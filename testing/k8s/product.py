@@ -32,7 +32,7 @@ import pytest
 from testing.k8s.client import K8sApi, wait_until
 from testing.k8s.fixtures import CLUSTER_ENV, cluster_kubeconfig
 from testing.k8s.kopf_process import KopfProcess
-from testing.k8s.kubelet import DEFAULT_EXECUTABLES, Kubelet
+from testing.k8s.kubelet import Kubelet
 from testing.k8s.resources import NBMS, SECRETS
 from testing.s3server import (
     ACCESS_KEY,
@@ -201,8 +201,7 @@ def runner_kubelet(k8s_api: K8sApi, tmp_path: Path) -> Iterator[Kubelet | None]:
         return
     shim = pod_shim(tmp_path)
     base = pod_base_env(tmp_path)
-    ours = {**DEFAULT_EXECUTABLES, "nbmod": str(shim)}  # our images: this interpreter
-    with Kubelet(k8s_api, base_env=base, executables=ours) as kubelet:
+    with Kubelet(k8s_api, base_env=base, executables={"nbmod": str(shim)}) as kubelet:
         yield kubelet
     if kubelet.errors:
         print("Kubelet errors:", *kubelet.errors, sep="\n  ")
