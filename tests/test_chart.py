@@ -45,6 +45,7 @@ EVERYTHING: dict[str, Any] = {
     },
     "runner": {
         "image": {"repository": "registry.local/runner", "tag": "7"},
+        "environmentImage": {"repository": "registry.local/ml", "tag": "3"},
         "defaults": {
             "resources": {"limits": {"nvidia.com/gpu": 1}},
             "nodeSelector": {"nvidia.com/gpu.present": "true"},
@@ -232,6 +233,7 @@ def test_defaults_render_the_cluster_wide_operator(kube_tools: Path, tmp_path: P
     assert not [a for a in args if a.startswith("--fix-memory")]
     assert not [a for a in args if a.startswith("--s3-secret")]  # runner pods: grants only
     assert "--runner-image=ghcr.io/nbmodernizer/runner:0.1.0" in args
+    assert "--environment-image=ghcr.io/nbmodernizer/environment:0.1.0" in args  # the ML stack
     assert container(manifests)["image"] == "ghcr.io/nbmodernizer/operator:0.1.0"
 
 
@@ -257,6 +259,7 @@ def test_deployment_carries_each_value(kube_tools: Path, tmp_path: Path) -> None
         "--runner-s3-endpoint=http://minio.storage.svc:9000",
         "--s3-secret=runner-s3",
         "--runner-image=registry.local/runner:7",
+        "--environment-image=registry.local/ml:3",
         "--max-concurrent-jobs=7",
         "--max-parallel-runs=3",
         "--workers=3",

@@ -149,6 +149,7 @@ def test_each_probe_kind_in_each_interpreter(interpreter: str) -> None:
         modules=("pip", "json", "nosuchlib"),
         probes={**probes, **BROKEN_PROBES},
         signatures=("json.dumps", "nosuchlib.f", "json.nosuch"),
+        names=("json", "nosuchlib"),
     )
     facts = gather(python, request)
     assert facts.executable == python or Path(facts.executable).resolve() == Path(python).resolve()
@@ -171,6 +172,10 @@ def test_each_probe_kind_in_each_interpreter(interpreter: str) -> None:
     assert dumps["sort_keys"] == "KEYWORD_ONLY"
     assert dumps["kw"] == "VAR_KEYWORD"
     assert set(facts.signatures) == {"json.dumps"}
+    json_names = facts.public_names("json")
+    assert json_names is not None and {"dumps", "loads", "JSONDecoder"} <= json_names
+    assert not any(name.startswith("_") for name in json_names)
+    assert facts.public_names("nosuchlib") is None
 
 
 def test_an_installed_library_is_probed_in_its_own_environment() -> None:

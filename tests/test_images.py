@@ -1,5 +1,9 @@
 """The container images (runner-image/, operator/Dockerfile) and the environment they lock.
 
+Three images, one job each: the runner (nbmodernizer: a Job's fetch and executor), the
+environment (the ML stack, ipykernel, no nbmodernizer: where the notebook runs unless the
+resource names its own image) and the operator (no ML stack).
+
 No Docker engine runs the tests, so the images are linted (hadolint) and read, not built.
 Their Python environment is the test environment's: `make setup` installs with the same lock,
 so the lock is checked here: every pin installed, `pip check` clean, every locked library
@@ -24,8 +28,10 @@ from nbmodernizer.cluster import jobs
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RUNNER_DOCKERFILE = REPO_ROOT / "runner-image" / "Dockerfile"
+ENVIRONMENT_DOCKERFILE = REPO_ROOT / "runner-image" / "environment.Dockerfile"
 OPERATOR_DOCKERFILE = REPO_ROOT / "operator" / "Dockerfile"
-DOCKERFILES = [RUNNER_DOCKERFILE, OPERATOR_DOCKERFILE]
+DOCKERFILES = [RUNNER_DOCKERFILE, ENVIRONMENT_DOCKERFILE, OPERATOR_DOCKERFILE]
+LEAN_DOCKERFILES = [RUNNER_DOCKERFILE, OPERATOR_DOCKERFILE]  # nbmodernizer, no ML stack
 LOCK = "runner-image/requirements.lock"
 CUDA_LOCK = "runner-image/requirements-cuda.lock"
 SMOKE = REPO_ROOT / "runner-image" / "smoke.py"
@@ -126,7 +132,11 @@ def runs(path: Path) -> list[str]:
 # -- hadolint ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda path: str(path.parent.name))
+def image_id(path: Path) -> str:
+    return path.name.removesuffix("Dockerfile").rstrip(".") or path.parent.name
+
+
+@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=image_id)
 def test_dockerfile_passes_hadolint(dockerfile: Path) -> None:
     hadolint = Path(sys.executable).parent / "hadolint"
     assert hadolint.exists(), f"{hadolint} is missing: install the dev extra (make setup)"
@@ -199,7 +209,7 @@ def build_context() -> list[str]:
     return [line[1:].rstrip("/") for line in lines if line.startswith("!")]
 
 
-@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda path: str(path.parent.name))
+@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=image_id)
 def test_copied_files_exist_in_the_build_context(dockerfile: Path) -> None:
     context = build_context()
     for ins in parse_dockerfile(dockerfile):
@@ -212,20 +222,32 @@ def test_copied_files_exist_in_the_build_context(dockerfile: Path) -> None:
                 )
 
 
-@pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda path: str(path.parent.name))
-def test_dockerfile_installs_with_the_lock(dockerfile: Path) -> None:
-    commands = runs(dockerfile)
+def test_environment_image_installs_the_lock_and_no_nbmodernizer() -> None:
+    commands = runs(ENVIRONMENT_DOCKERFILE)
     assert any(f"-r {LOCK}" in command for command in commands), "the lock is not installed"
-    assert any(f"-c {LOCK}" in command and "'.[ml]'" in command for command in commands), (
+    assert any(f"smoke.py {LOCK}" in command for command in commands), "no smoke test"
+    assert "ipykernel" in read_lock(LOCK)  # the kernel, which kernelhost.py starts
+    copied = [i.arguments for i in parse_dockerfile(ENVIRONMENT_DOCKERFILE) if i.keyword == "COPY"]
+    assert not [c for c in copied if "operator/" in c or "pyproject.toml" in c], copied
+    assert not [c for c in commands if "nbmod" in c.replace("nbmodernizer/", "")]
+
+
+@pytest.mark.parametrize("dockerfile", LEAN_DOCKERFILES, ids=image_id)
+def test_lean_images_install_the_package_without_the_ml_stack(dockerfile: Path) -> None:
+    commands = runs(dockerfile)
+    assert any(f"-c {LOCK} ." in command for command in commands), (
         "the package is not installed with the lock as constraints"
     )
-    assert any(f"smoke.py {LOCK}" in command for command in commands), "no smoke test"
+    for command in commands:
+        assert f"-r {LOCK}" not in command and "[ml]" not in command, command
+        assert "torch" not in command and "tensorflow" not in command, command
 
 
 def test_runner_runs_as_the_jobs_user() -> None:
-    user, group = user_and_group(RUNNER_DOCKERFILE)
-    assert user == str(jobs.RUNNER_UID)  # numeric: runAsNonRoot cannot check a name
-    assert group in ("", str(jobs.RUNNER_UID))
+    for dockerfile in (RUNNER_DOCKERFILE, ENVIRONMENT_DOCKERFILE):
+        user, group = user_and_group(dockerfile)
+        assert user == str(jobs.RUNNER_UID)  # numeric: runAsNonRoot cannot check a name
+        assert group in ("", str(jobs.RUNNER_UID))
 
 
 def test_runner_entrypoint_is_the_jobs_command() -> None:
@@ -234,13 +256,22 @@ def test_runner_entrypoint_is_the_jobs_command() -> None:
     assert exec_form(only(stage, "CMD")) == ["--help"]
 
 
-def test_runner_has_the_kaggle_directories() -> None:
-    made = " ".join(command for command in runs(RUNNER_DOCKERFILE) if "mkdir" in command)
-    assert "/kaggle/input" in made and "/kaggle/working" in made
+def test_environment_image_runs_the_pods_python() -> None:
+    """The Job runs `python /nbmod-tools/kernelhost.py` in it: no entrypoint in the way."""
+    stage = final_stage(ENVIRONMENT_DOCKERFILE)
+    assert not [i for i in stage if i.keyword == "ENTRYPOINT"]
+    assert exec_form(only(stage, "CMD")) == ["python"]
+    assert "/opt/venv/bin" in only(stage, "ENV")  # its python is the locked venv's
 
 
-def test_runner_installs_both_lock_files_for_both_variants() -> None:
-    install = next(command for command in runs(RUNNER_DOCKERFILE) if f"-r {LOCK}" in command)
+def test_runner_and_environment_have_the_kaggle_directories() -> None:
+    for dockerfile in (RUNNER_DOCKERFILE, ENVIRONMENT_DOCKERFILE):
+        made = " ".join(command for command in runs(dockerfile) if "mkdir" in command)
+        assert "/kaggle/input" in made and "/kaggle/working" in made
+
+
+def test_environment_installs_both_lock_files_for_both_variants() -> None:
+    install = next(command for command in runs(ENVIRONMENT_DOCKERFILE) if f"-r {LOCK}" in command)
     assert f"-c {CUDA_LOCK}" in install
     assert "cpu)" in install and "cuda)" in install
 

@@ -397,55 +397,82 @@ def test_no_llm_key_and_no_answers_anywhere_in_the_job() -> None:
 
 
 def test_granted_job_holds_no_key_only_its_grants_secret() -> None:
-    """The pod split: fetch (init; read grants), kernel (no grant, the notebook's resources),
-    executor (write grants); no AWS_* anywhere, no shared process namespace, and each grant
-    mounted in one container only, from one Secret's own key."""
+    """The pod split: fetch (init, runner image; read grants, writes the tools), probe (init,
+    the environment image; the tools and the facts only), kernel (the environment image, its
+    own python; no grant, the notebook's resources), executor (runner image; write grants, the
+    facts); no AWS_* anywhere, no shared process namespace, and each grant mounted in one
+    container only, from one Secret's own key."""
     settings = JobSettings(
         runner_image="img",
         s3_bucket="b",
         s3_region="eu-west-1",
         s3_endpoint_url="http://minio:9000",
+        environment_image="env-img",
     )
     manifest = job(3, settings=settings, execution={"resources": {"limits": {"nvidia.com/gpu": 1}}})
     spec = pod(manifest)
     assert spec["shareProcessNamespace"] is False
-    [fetch] = spec["initContainers"]
+    fetch, probe = spec["initContainers"]
     kernel, executor = spec["containers"]
-    assert (fetch["name"], kernel["name"], executor["name"]) == ("fetch", "kernel", "executor")
-    for each in (fetch, kernel, executor):
+    names = (fetch["name"], probe["name"], kernel["name"], executor["name"])
+    assert names == ("fetch", "probe", "kernel", "executor")
+    for each in (fetch, probe, kernel, executor):
         assert not [e for e in each["env"] if e["name"].startswith("AWS_")]
-        assert each["command"] == ["nbmod", "run-iteration"]
-    assert "--inputs" not in executor["args"]  # the inputs are granted one by one
+    for ours in (fetch, executor):
+        assert ours["command"] == ["nbmod", "run-iteration"] and ours["image"] == "img"
+    assert probe["image"] == kernel["image"] == "env-img"  # no nbmodernizer needed there
+    assert kernel["command"] == [
+        "python", "/nbmod-tools/kernelhost.py",
+        "--kernel-dir", "/var/run/nbmodernizer/kernel", "--working-dir", "/kaggle/working",
+    ]  # fmt: skip
+    assert probe["command"] == [
+        "python", "/nbmod-tools/kernelhost.py", "--probe", "/nbmod-tools/envprobe.py",
+        "--request", "/nbmod-tools/request.json", "--facts", "/nbmod-facts/environment.json",
+    ]  # fmt: skip
+    assert "args" not in probe and "args" not in kernel
+    assert {e["name"]: e["value"] for e in kernel["env"]} == {
+        "HOME": "/tmp",
+        "MPLCONFIGDIR": "/tmp/matplotlib",
+    }  # fmt: skip    assert "--inputs" not in executor["args"]  # the inputs are granted one by one
 
     def mounts(container: dict[str, Any]) -> dict[str, str]:
         return {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+
+    def read_only(container: dict[str, Any]) -> set[str]:
+        return {m["name"] for m in container["volumeMounts"] if m.get("readOnly")}
 
     def flag(container: dict[str, Any], name: str) -> str:
         return str(container["args"][container["args"].index(name) + 1])
 
     assert mounts(fetch) == {
         "tmp": "/tmp", "input": "/kaggle/input", "notebook": "/var/run/nbmodernizer/notebook",
-        "read-grants": "/var/run/nbmodernizer/read",
+        "nbmod-tools": "/nbmod-tools", "read-grants": "/var/run/nbmodernizer/read",
     }  # fmt: skip
+    assert mounts(probe) == {
+        "probe-tmp": "/tmp", "nbmod-tools": "/nbmod-tools", "facts": "/nbmod-facts",
+    }  # fmt: skip
+    assert read_only(probe) == {"nbmod-tools"}
     assert mounts(kernel) == {
         "working": "/kaggle/working", "input": "/kaggle/input", "kernel-tmp": "/tmp",
-        "kernel": "/var/run/nbmodernizer/kernel",
+        "kernel": "/var/run/nbmodernizer/kernel", "nbmod-tools": "/nbmod-tools",
     }  # fmt: skip
+    assert read_only(kernel) == {"nbmod-tools"}  # never the facts, the notebook, a grant
     assert mounts(executor) == {
         "working": "/kaggle/working", "tmp": "/tmp", "input": "/kaggle/input",
         "notebook": "/var/run/nbmodernizer/notebook", "kernel": "/var/run/nbmodernizer/kernel",
-        "write-grants": "/var/run/nbmodernizer/write",
+        "facts": "/nbmod-facts", "write-grants": "/var/run/nbmodernizer/write",
     }  # fmt: skip
-    assert flag(fetch, "--stage") == "fetch" and flag(kernel, "--stage") == "kernel"
+    assert {"notebook", "facts", "write-grants"} <= read_only(executor)
+    assert flag(fetch, "--stage") == "fetch" and flag(fetch, "--tools-dir") == "/nbmod-tools"
     assert flag(executor, "--stage") == "execute"
+    assert flag(executor, "--facts-dir") == "/nbmod-facts"
     assert flag(fetch, "--grants") == "/var/run/nbmodernizer/read/grants.json"
     assert flag(executor, "--grants") == "/var/run/nbmodernizer/write/grants.json"
-    assert "--grants" not in kernel["args"] and "NBMOD_ITERATION" not in json.dumps(kernel)
-    assert flag(executor, "--runs") == "1" and flag(executor, "--kernel-dir") == flag(
-        kernel, "--kernel-dir"
-    )
+    assert "NBMOD_ITERATION" not in json.dumps([probe, kernel])
+    assert flag(executor, "--runs") == "1"
+    assert flag(executor, "--kernel-dir") == kernel["command"][3]
     assert kernel["resources"] == {"limits": {"nvidia.com/gpu": "1"}}
-    assert "resources" not in executor and "resources" not in fetch
+    assert "resources" not in executor and "resources" not in fetch and "resources" not in probe
     volumes = {v["name"]: v for v in spec["volumes"]}
     for name, key in (("read-grants", "read.json"), ("write-grants", "write.json")):
         assert volumes[name]["secret"] == {
@@ -453,9 +480,24 @@ def test_granted_job_holds_no_key_only_its_grants_secret() -> None:
             "defaultMode": 0o400,
             "items": [{"key": key, "path": "grants.json"}],
         }
-    for name in ("notebook", "kernel", "kernel-tmp"):
+    for name in ("notebook", "kernel", "kernel-tmp", "nbmod-tools", "facts", "probe-tmp"):
         assert volumes[name] == {"name": name, "emptyDir": {}}
     validate(manifest)
+
+
+def test_the_notebooks_image_is_its_execution_image_else_the_environment_image() -> None:
+    def images(settings: JobSettings, **execution: Any) -> dict[str, str]:
+        spec = pod(job(settings=settings, execution=execution))
+        return {c["name"]: c["image"] for c in spec["initContainers"] + spec["containers"]}
+
+    lean = JobSettings(runner_image="runner", s3_bucket="b", environment_image="ml")
+    kaggle = "gcr.io/kaggle-images/python"
+    assert images(lean) == {"fetch": "runner", "probe": "ml", "kernel": "ml", "executor": "runner"}
+    assert images(lean, image=kaggle) == {
+        "fetch": "runner", "probe": kaggle, "kernel": kaggle, "executor": "runner",
+    }  # fmt: skip
+    alone = JobSettings(runner_image="runner", s3_bucket="b")  # one image for all
+    assert set(images(alone).values()) == {"runner"}
 
 
 def test_grants_secret_is_owned_by_its_job() -> None:

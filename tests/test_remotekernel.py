@@ -1,6 +1,7 @@
 """The pod split's kernel: a host process (the kernel container) starts the kernels that the
 executor's nbclient asks for through a shared folder, and the executor drives them over ZMQ.
-Real kernels; the host is a separate process with the allowlisted environment."""
+Real kernels; the host is kernelhost.py run as a script (as the notebook's image runs it: no
+nbmodernizer import), a separate process with a container's environment."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from nbmodernizer import kernelhost
 from nbmodernizer.execute import RunFolder, execute_notebook
 from nbmodernizer.remotekernel import finish
 from nbmodernizer.status import ExecutionStatus
@@ -23,18 +25,18 @@ pytestmark = pytest.mark.kernel
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[RunFolder]:
-    """A kernel host (`nbmod run-iteration --stage kernel`) on a folder of this test's own."""
+    """A kernel host (`python kernelhost.py`, isolated: no PYTHONPATH, no user site) on a
+    folder of this test's own."""
     kernels, working = tmp_path / "kernels", tmp_path / "working"
     working.mkdir()
-    command = [sys.executable, "-m", "nbmodernizer.cli", "run-iteration", "--stage", "kernel",
-               "--revision", "s3://b/p/revisions/0000/", "--kernel-dir", str(kernels),
-               "--working-dir", str(working), "--timeout-seconds", "60"]  # fmt: skip
+    command = [sys.executable, "-I", kernelhost.__file__,
+               "--kernel-dir", str(kernels), "--working-dir", str(working)]  # fmt: skip
     bin_dir = tmp_path / "bin"  # the kernel's container sees 2 GPUs, this process none
     bin_dir.mkdir()
     (bin_dir / "nvidia-smi").write_text("#!/bin/sh\necho 'GPU 0: A'\necho 'GPU 1: B'\n")
     (bin_dir / "nvidia-smi").chmod(0o755)
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = {**os.environ, "NBMOD_HOSTILE_TOKEN": "host-secret", "PATH": path}
+    env = {"PATH": path, "HOME": str(tmp_path), "IMAGE_OWN": "1"}  # a container's, no more
     process = subprocess.Popen(command, env=env)
     try:
         yield RunFolder(root=tmp_path, working=working, input=None, kernels=kernels)
@@ -58,7 +60,9 @@ def test_the_executor_drives_a_kernel_its_host_started(host: RunFolder) -> None:
     seen = json.loads("".join(first.outputs[0]["text"]))
     assert seen["ppid"] != os.getpid()  # started by the host, not by this process
     assert Path(seen["cwd"]) == host.working.resolve()
-    assert "NBMOD_HOSTILE_TOKEN" not in seen["env"]  # the host gives the allowlist only
+    assert {"PATH", "HOME", "IMAGE_OWN"} <= set(seen["env"])  # its container's (its image's)
+    assert {"PIP_NO_INDEX", "MPLBACKEND"} <= set(seen["env"])  # and the host's fixed ones
+    assert "PYTEST_CURRENT_TEST" not in seen["env"]  # never this (the executor's) process's
     assert (host.working / "submission.csv").read_text() == "id,y\n"
     assert result.gpus == 2  # as the kernel's container counted them
 

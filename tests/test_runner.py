@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -154,9 +155,11 @@ SEEK_GRANTS = (
 def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
     signing_s3_bucket: S3Bucket, tmp_path: Path
 ) -> None:
-    """The three stages a granted pod runs, as processes here: `fetch` with the read grants,
-    `kernel` with none (the kernel is its child), `execute` with the write grants; a store
-    that checks signatures; the kernel's ancestors show no grant."""
+    """The four containers a granted pod runs, as processes here: `fetch` with the read
+    grants (and the tools), the probe and the kernel's host (kernelhost.py as copied, run as
+    a script: no nbmodernizer import) with none (the kernel is the host's child), `execute`
+    with the write grants, storing the facts; a store that checks signatures; the kernel's
+    ancestors show no grant."""
     from nbmodernizer.store.grants import make_grants, split_grants
     from nbmodernizer.store.s3 import signing_client
 
@@ -173,7 +176,8 @@ def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
     (tmp_path / "read.json").write_text(reads.to_json())
     (tmp_path / "write.json").write_text(writes.to_json())
     assert "X-Amz-Signature" not in writes.notebook and not writes.inputs and not reads.outputs
-    pod = {name: str(tmp_path / name) for name in ("input", "working", "notebook", "kernel")}
+    folders = ("input", "working", "notebook", "kernel", "tools", "facts")
+    pod = {name: str(tmp_path / name) for name in folders}
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
 
     def stage(name: str, *flags: str) -> list[str]:
@@ -181,23 +185,39 @@ def test_the_pod_split_stages_fetch_host_the_kernel_and_execute(
                 "--revision", store.uri_of(1, ""), "--timeout-seconds", "60",
                 "--input-dir", pod["input"], "--working-dir", pod["working"], *flags]  # fmt: skip
 
-    fetch = stage(
-        "fetch", "--grants", str(tmp_path / "read.json"), "--notebook-dir", pod["notebook"]
-    )
+    fetch = stage("fetch", "--grants", str(tmp_path / "read.json"),
+                  "--notebook-dir", pod["notebook"], "--tools-dir", pod["tools"])  # fmt: skip
     done = subprocess.run(fetch, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "input" / "test.csv").exists()
+    request = json.loads((tmp_path / "tools" / "request.json").read_text())
+    assert request["modules"] == ["pandas"]  # the notebook's imports
+    assert "pandas.applymap" in request["probes"]  # the catalog's probes for them
+    tools = tmp_path / "tools"
+    kernelhost = str(tools / "kernelhost.py")
+    facts = tmp_path / "facts" / "environment.json"
+    probe = [sys.executable, "-I", kernelhost, "--probe", str(tools / "envprobe.py"),
+             "--request", str(tools / "request.json"), "--facts", str(facts)]  # fmt: skip
+    done = subprocess.run(probe, capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(facts.read_text())
+    assert found["packages"]["pandas"] == version("pandas") and found["probes"]["pandas.applymap"]
     host = subprocess.Popen(
-        stage("kernel", "--kernel-dir", pod["kernel"]), env=env, stdout=subprocess.DEVNULL
-    )
+        [sys.executable, "-I", kernelhost, "--kernel-dir", pod["kernel"],
+         "--working-dir", pod["working"]], env=env, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
     execute = stage("execute", "--grants", str(tmp_path / "write.json"),
-                    "--notebook-dir", pod["notebook"], "--kernel-dir", pod["kernel"])  # fmt: skip
+                    "--notebook-dir", pod["notebook"], "--kernel-dir", pod["kernel"],
+                    "--facts-dir", pod["facts"])  # fmt: skip
     done = subprocess.run(execute, capture_output=True, text=True, timeout=180, env=env)
     assert done.returncode == 0, done.stderr
     assert host.wait(timeout=30) == 0  # told it was done: the pod completes
     assert "revision 1: completed, 0 cell error(s)" in done.stdout
     assert bucket.read(folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
     assert b"GRANTS SEEN []" in bucket.read(folder + "executed.ipynb")
+    assert bucket.read(folder + "environment.json") == facts.read_bytes()  # as printed
+    execution = json.loads(bucket.read(folder + "execution.json"))
+    assert execution["runs"][0]["packages"] == {"pandas": version("pandas")}
 
 
 def test_a_stage_without_what_it_needs_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -206,5 +226,5 @@ def test_a_stage_without_what_it_needs_is_a_usage_error(capsys: pytest.CaptureFi
     base = ["run-iteration", "--revision", "s3://b/r/revisions/0000/", "--timeout-seconds", "1"]
     assert main([*base, "--stage", "execute", "--grants", "g.json"]) == 2
     assert "--stage execute needs --notebook-dir, --kernel-dir" in capsys.readouterr().err
-    assert main([*base, "--stage", "kernel"]) == 2
-    assert "--stage kernel needs --kernel-dir" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # the kernel's host is kernelhost.py, not a stage
+        main([*base, "--stage", "kernel"])

@@ -67,6 +67,7 @@ def test_output_names_are_fixed() -> None:
         "executed.ipynb",
         "execution.json",
         "submission.csv",
+        "environment.json",
         "executed-1.ipynb",
         "submission-1.csv",
         "execution-1.json",
@@ -74,7 +75,9 @@ def test_output_names_are_fixed() -> None:
         "submission-2.csv",
         "execution-2.json",
     ]
-    assert output_names(1) == ["executed.ipynb", "execution.json", "submission.csv"]
+    assert output_names(1) == [
+        "executed.ipynb", "execution.json", "submission.csv", "environment.json",
+    ]  # fmt: skip
 
 
 def test_grants_read_the_revision_and_inputs_and_write_outputs_once(

@@ -13,6 +13,7 @@ from pathlib import Path
 from IPython.core.inputtransformer2 import TransformerManager
 
 from nbmodernizer import cells
+from nbmodernizer.kernelhost import visible_gpus as visible_gpus  # its home: the kernel host
 from nbmodernizer.notebook import Notebook, code_cells
 from nbmodernizer.status import InputFile
 
@@ -87,19 +88,6 @@ def kernel_interpreter(path: str) -> str:
             f"install it there (`{absolute} -m pip install ipykernel`)"
         )
     return absolute
-
-
-def visible_gpus() -> int:
-    """NVIDIA GPUs this process can see (0 without a driver)."""
-    if shutil.which("nvidia-smi") is None:
-        return 0
-    try:
-        listing = subprocess.run(
-            ["nvidia-smi", "-L"], capture_output=True, text=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return 0
-    return sum(1 for line in listing.stdout.splitlines() if line.startswith("GPU "))
 
 
 def imported_packages(notebook: Notebook) -> dict[str, str]:

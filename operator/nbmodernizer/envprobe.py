@@ -13,7 +13,9 @@ REQUEST = {"modules": [top-level modules the notebook imports],
            "probes": {rule id: PROBE},
            "signatures": [dotted paths of callables whose parameters the rules need;
                           "sklearn.*": the public classes and functions of the package and
-                          of the submodules in its __all__ that take keyword-only parameters]}
+                          of the submodules in its __all__ that take keyword-only parameters],
+           "names": [modules (dotted paths) whose public names (dir(), no leading _) the
+                     rules need]}
 
 PROBE kinds (a JSON object with "kind"); each answers "is the legacy API gone?":
   lacks            {"module": "numpy", "names": ["float"]}: the module has none of the names
@@ -43,7 +45,8 @@ FACTS = {"python": "3.11.7", "executable": "/path/python",
          "probes": {rule id: true|false},         # true = the legacy API is gone
          "probe_errors": {rule id: "one line"},   # could not be evaluated (counts as false);
                                                   # "signature <path>" for a signature
-         "signatures": {path: [[parameter, kind], ...]}}  # kind: inspect's, e.g. KEYWORD_ONLY
+         "signatures": {path: [[parameter, kind], ...]},  # kind: inspect's, e.g. KEYWORD_ONLY
+         "names": {module: [public names]}}        # those installed
 """
 
 import contextlib
@@ -138,9 +141,11 @@ def read_request(text: str) -> "dict[str, object]":
         raise BadRequestError(f"the request is not JSON: {error}") from None
     if not isinstance(request, dict):
         raise BadRequestError(f"the request is a JSON object, got {_kind_of(request)}")
-    for name in sorted(set(request) - {"modules", "probes", "signatures"}):
-        raise BadRequestError(f"{name}: not a field of a request (modules, probes, signatures)")
-    for name in ("modules", "signatures"):
+    for name in sorted(set(request) - {"modules", "probes", "signatures", "names"}):
+        raise BadRequestError(
+            f"{name}: not a field of a request (modules, probes, signatures, names)"
+        )
+    for name in ("modules", "signatures", "names"):
         value = request.setdefault(name, [])
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise BadRequestError(f"{name}: a list of strings is required")
@@ -459,6 +464,14 @@ def facts(request: "dict[str, object]") -> "dict[str, object]":
                 continue
             except Exception as error:
                 errors["signature " + path] = one_line(error)
+        listed = {}  # type: dict[str, list[str]]
+        for module in sorted(set(_names(request.get("names", [])))):
+            try:
+                listed[module] = sorted(n for n in dir(resolve(module)) if n[:1] != "_")
+            except NotInstalledError:
+                continue
+            except Exception as error:
+                errors["names " + module] = one_line(error)
         found = packages(_names(request["modules"]))
     return {
         "python": platform.python_version(),
@@ -467,6 +480,7 @@ def facts(request: "dict[str, object]") -> "dict[str, object]":
         "probes": gone,
         "probe_errors": errors,
         "signatures": signatures,
+        "names": listed,
     }
 
 

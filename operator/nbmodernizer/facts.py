@@ -25,23 +25,18 @@ class FactsError(Exception):
 
 class ProbeRequest(BaseModel):
     """What envprobe.py is asked: the notebook's top-level modules, the probes of the rules
-    relevant to them (rule id -> probe JSON), and the callables whose parameters rules read."""
+    relevant to them (rule id -> probe JSON), the callables whose parameters rules read, and
+    the modules whose public names they read."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     modules: tuple[str, ...] = ()
     probes: dict[str, dict[str, Any]] = Field(default_factory=dict)
     signatures: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # modules whose public names rules read
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "modules": list(self.modules),
-                "probes": self.probes,
-                "signatures": list(self.signatures),
-            },
-            sort_keys=True,
-        )
+        return self.model_dump_json()
 
 
 class EnvironmentFacts(BaseModel):
@@ -55,6 +50,7 @@ class EnvironmentFacts(BaseModel):
     probes: dict[str, StrictBool] = Field(default_factory=dict)
     probe_errors: dict[str, str] = Field(default_factory=dict)
     signatures: dict[str, tuple[tuple[str, str], ...]] = Field(default_factory=dict)
+    names: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     @classmethod
     def parse(cls, data: bytes | str, source: str = "environment facts") -> EnvironmentFacts:
@@ -82,6 +78,12 @@ class EnvironmentFacts(BaseModel):
         """The parameters (name, inspect's kind name) of the callable at `path`; None when the
         environment lacks it or it was not asked for."""
         return self.signatures.get(path)
+
+    def public_names(self, module: str) -> frozenset[str] | None:
+        """The public names of the environment's `module`; None when it lacks the module or
+        it was not asked for."""
+        found = self.names.get(module)
+        return None if found is None else frozenset(found)
 
 
 def gather(

@@ -1,40 +1,25 @@
 """A Jupyter kernel in another container of the pod, driven over ZMQ (the pod split).
 
-In a runner pod the notebook's kernel runs in a container of its own (`kernel`) that holds no
-grant; the container that drives it (`executor`, nbclient) alone holds the write grants. The
-containers share the pod's network namespace (the kernel's ports are on 127.0.0.1) and one
-emptyDir, the kernel folder, through which they agree on a kernel, and nothing else: not
-their processes (`shareProcessNamespace: false`), not the executor's files.
+In a runner pod the notebook's kernel runs in a container of its own (`kernel`, the
+environment image) that holds no grant; the container that drives it (`executor`, the runner
+image, nbclient) alone holds the write grants. The containers share the pod's network
+namespace (the kernel's ports are on 127.0.0.1) and one emptyDir, the kernel folder, through
+which they agree on a kernel, and nothing else: not their processes
+(`shareProcessNamespace: false`), not the executor's files.
 
-The protocol, in the kernel folder (file names carry the kernel's id):
-
-    kernel-ID.json   the connection file (ports, key), written by the executor (nbclient's
-                     manager picks free ports on the shared loopback)
-    start-ID         then written by the executor: "start this kernel"
-    signal-ID-N      a signal number for the kernel's process group (interrupt, kill)
-    exit-ID          its exit status, written by the kernel's host when the kernel ended
-    gpus             how many GPUs the kernel's container sees (its host's count, at start):
-                     the executor's container has none; context for the fixers, no more
-    done             the executor has finished: the host kills what runs and exits 0
-
-`RemoteKernelManager` is the executor's side (a jupyter_client manager whose provisioner
-writes requests instead of starting a process); `host_kernels` is the kernel container's
-(`nbmod run-iteration --stage kernel`). Each file is written whole (a rename), so neither
-side reads half of one. The kernel can write into the folder too: it can only disturb its
-own run (a fake exit or `done` fails the run), never what the executor records of it.
+The kernel container's side, and the protocol's file names, are `kernelhost` (stdlib only:
+it runs in any image, with the image's own python). `RemoteKernelManager` here is the
+executor's side: a jupyter_client manager whose provisioner writes requests instead of
+starting a process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,25 +27,19 @@ from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
-from nbmodernizer.environment import visible_gpus
+from nbmodernizer.kernelhost import (
+    DONE,
+    GPUS,
+    POLL_SECONDS,
+    connection_file,
+    exit_file,
+    signal_file,
+    start_file,
+    write_whole,
+)
 
-POLL_SECONDS = 0.05
 EXIT_WAIT_SECONDS = 30.0  # how long the executor waits for a dying kernel's exit status
-DONE = "done"
-GPUS = "gpus"
 MAX_GPUS = 1024
-KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False", "--IPKernelApp.log_level=ERROR")
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write `path` under another name first, then rename it: readers see all or nothing."""
-    partial = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}")
-    partial.write_text(text)
-    partial.replace(path)
-
-
-def connection_file(folder: Path, kernel_id: str) -> Path:
-    return folder / f"kernel-{kernel_id}.json"
 
 
 class RemoteProvisioner(LocalProvisioner):
@@ -71,7 +50,7 @@ class RemoteProvisioner(LocalProvisioner):
     signals: int = 0
 
     async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> KernelConnectionInfo:
-        write_whole(self.folder / f"start-{self.kernel_id}", str(self.kernel_id))
+        write_whole(start_file(self.folder, str(self.kernel_id)), str(self.kernel_id))
         self.launched = True
         return self.connection_info
 
@@ -81,7 +60,7 @@ class RemoteProvisioner(LocalProvisioner):
 
     def _exit_status(self) -> int | None:
         try:
-            return int((self.folder / f"exit-{self.kernel_id}").read_text().strip())
+            return int(exit_file(self.folder, str(self.kernel_id)).read_text().strip())
         except (FileNotFoundError, ValueError):
             return None
 
@@ -102,7 +81,9 @@ class RemoteProvisioner(LocalProvisioner):
     async def send_signal(self, signum: int) -> None:
         if self.launched:
             self.signals += 1
-            write_whole(self.folder / f"signal-{self.kernel_id}-{self.signals}", str(int(signum)))
+            write_whole(
+                signal_file(self.folder, str(self.kernel_id), self.signals), str(int(signum))
+            )
 
     async def kill(self, restart: bool = False) -> None:
         await self.send_signal(signal.SIGKILL)
@@ -130,55 +111,6 @@ def remote_kernel_manager(folder: Path, kernel_name: str = "python3") -> AsyncKe
     provisioner.folder = folder
     manager.provisioner = provisioner
     return manager
-
-
-# -- the kernel container's side -----------------------------------------------------------
-
-
-def _deliver_signals(folder: Path, kernel_id: str, process: subprocess.Popen[bytes]) -> None:
-    for request in sorted(folder.glob(f"signal-{kernel_id}-*")):
-        with contextlib.suppress(ValueError, OSError):
-            os.killpg(process.pid, int(request.read_text().strip()))
-        request.unlink(missing_ok=True)
-
-
-def _run_kernel(folder: Path, kernel_id: str, working: Path, env: Mapping[str, str]) -> int:
-    """Start one kernel, deliver its signals, and record how it ended."""
-    command = [
-        sys.executable, "-m", "ipykernel_launcher",
-        "-f", str(connection_file(folder, kernel_id)), *KERNEL_ARGUMENTS,
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, env=dict(env), cwd=working, stdin=subprocess.DEVNULL, start_new_session=True
-    )
-    while process.poll() is None:
-        _deliver_signals(folder, kernel_id, process)
-        if (folder / DONE).exists():
-            with contextlib.suppress(OSError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-            break
-        time.sleep(POLL_SECONDS)
-    status = process.returncode
-    write_whole(folder / f"exit-{kernel_id}", str(status))
-    return int(status)
-
-
-def host_kernels(folder: Path, working: Path, env: Mapping[str, str]) -> int:
-    """Start each kernel the executor asks for, one at a time, until it says `done`."""
-    folder.mkdir(parents=True, exist_ok=True)
-    write_whole(folder / GPUS, str(visible_gpus()))
-    while not (folder / DONE).exists():
-        requests = sorted(folder.glob("start-*"), key=lambda path: path.stat().st_mtime)
-        if not requests:
-            time.sleep(POLL_SECONDS)
-            continue
-        request = requests[0]
-        kernel_id = request.name.removeprefix("start-")
-        request.unlink(missing_ok=True)
-        working.mkdir(parents=True, exist_ok=True)
-        _run_kernel(folder, kernel_id, working, env)
-    return 0
 
 
 def reported_gpus(folder: Path) -> int:

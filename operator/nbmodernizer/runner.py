@@ -13,15 +13,21 @@ input and to PUT the Job's own outputs once; it uses plain HTTP only, and `--rev
 environment (the `--s3-secret` opt-out).
 
 The pod split (`--stage`, the cluster's default with grants; docs/security.md): the Job's pod
-runs the runner in three containers, none of which holds what another needs kept:
+runs the runner in two containers of our image, and the notebook's image (`spec.execution.image`)
+runs our stdlib-only `kernelhost.py` in two more; none holds what another needs kept:
 
     --stage fetch    (init container; the READ grants only) the notebook into --notebook-dir,
-                     the inputs into --input-dir
-    --stage kernel   (the notebook's container; no grant, the allowlisted environment) only
-                     hosts the Jupyter kernels the executor asks for in --kernel-dir
-    --stage execute  (the WRITE grants only) drives those kernels over ZMQ with nbclient,
-                     reads the submission from the shared --working-dir, uploads, then tells
-                     the kernel's host it is done, so the pod completes
+                     the inputs into --input-dir; with --tools-dir, kernelhost.py, envprobe.py
+                     and the probe's request for the notebook's imports into that folder
+    (probe)          (init container, the notebook's image) `python kernelhost.py --probe`:
+                     the environment's FACTS into the facts folder, before any notebook code
+    (kernel)         (the notebook's container, its image; no grant) `python kernelhost.py`
+                     only hosts the Jupyter kernels the executor asks for in --kernel-dir
+    --stage execute  (the WRITE grants only) with --facts-dir, stores the FACTS as
+                     environment.json (write-once) and records their packages as the
+                     execution's; drives the kernels over ZMQ with nbclient, reads the
+                     submission from the shared --working-dir, uploads, then tells the
+                     kernel's host it is done, so the pod completes
 
 `--stage all` (the default) is the single process: fetch, execute with its own kernel and
 upload; for local use and the `--s3-secret` opt-out.
@@ -46,19 +52,24 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from nbmodernizer import kernelhost
 from nbmodernizer.engine import load_notebook, store_execution, store_run
+from nbmodernizer.environment import imported_modules
 from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
+from nbmodernizer.facts import EnvironmentFacts, FactsError, ProbeRequest
+from nbmodernizer.fixers.rules import catalog
 from nbmodernizer.grade import SubmissionLimits
-from nbmodernizer.notebook import NotebookError, parse_notebook
-from nbmodernizer.remotekernel import finish, host_kernels
+from nbmodernizer.notebook import Notebook, NotebookError, parse_notebook
+from nbmodernizer.podtools import ENVPROBE, KERNELHOST, PROBE_REQUEST
+from nbmodernizer.remotekernel import finish
 from nbmodernizer.revision import FolderFactory, RunOutput, RunPlan, execute_runs
 from nbmodernizer.store import RevisionExistsError, StoreError
 from nbmodernizer.store.grants import GrantedStore, Grants, fetch_granted_inputs, read_grants
-from nbmodernizer.store.layout import NOTEBOOK, parse_revision_folder_uri
+from nbmodernizer.store.layout import ENVIRONMENT, NOTEBOOK, parse_revision_folder_uri
 from nbmodernizer.store.revisions import RevisionStore, open_store
 from nbmodernizer.store.s3 import fetch_dir
 
@@ -84,6 +95,8 @@ class RunnerOptions:
     stage: str
     notebook_dir: str | None
     kernel_dir: str | None
+    tools_dir: str | None = None
+    facts_dir: str | None = None
     argv: tuple[str, ...] = ()  # the command line, to start over with (`clean_start`)
 
     def given_path(self, name: str) -> Path:
@@ -188,20 +201,46 @@ def run_index(options: RunnerOptions, environ: Mapping[str, str]) -> int | None:
     return index
 
 
+def probe_request(notebook: Notebook) -> ProbeRequest:
+    """What envprobe.py is asked in the notebook's image: the modules the notebook imports
+    (their distributions' versions become the execution's packages) and the probes and
+    signatures of the rules for them (the catalog's)."""
+    return catalog.probe_request(imported_modules(notebook) - set(sys.stdlib_module_names))
+
+
+def write_tools(folder: Path, notebook: Notebook) -> None:
+    """Our code for the notebook's image (kernelhost.py, envprobe.py, stdlib only) and the
+    probe's request, into the tools folder its containers mount."""
+    folder.mkdir(parents=True, exist_ok=True)
+    here = Path(kernelhost.__file__).parent
+    for name in (KERNELHOST, ENVPROBE):
+        shutil.copyfile(here / name, folder / name)
+    (folder / PROBE_REQUEST).write_text(probe_request(notebook).to_json())
+
+
 def fetch_stage(options: RunnerOptions) -> None:
-    """The init container: with the READ grants, the notebook and the inputs onto emptyDirs."""
+    """The init container: with the READ grants, the notebook and the inputs onto emptyDirs;
+    with --tools-dir, the tools for the notebook's image."""
     ref, grants = granted_revision(options.given_path("grants"))
     if grants.inputs:
         fetch_granted_inputs(grants, Path(options.input_dir))
     notebook_dir = options.given_path("notebook_dir")
     notebook_dir.mkdir(parents=True, exist_ok=True)
-    (notebook_dir / NOTEBOOK).write_bytes(ref.store.get(ref.revision, NOTEBOOK))
+    data = ref.store.get(ref.revision, NOTEBOOK)
+    (notebook_dir / NOTEBOOK).write_bytes(data)
+    if options.tools_dir:
+        write_tools(Path(options.tools_dir), parse_notebook(data).notebook)
 
 
-def kernel_stage(options: RunnerOptions) -> int:
-    """The notebook's container: host the kernels the executor asks for, nothing else."""
-    env = kernel_environment(os.environ)
-    return host_kernels(options.given_path("kernel_dir"), Path(options.working_dir), env)
+def store_environment(ref: RevisionRef, facts_dir: Path) -> dict[str, str]:
+    """Store the probe's FACTS as they were printed (`environment.json`, write-once) before
+    the notebook runs; their packages. Another pod of the Job (a run, a retry) probing the
+    same image may have stored them first: the Job's executors alone hold the grant."""
+    data = (facts_dir / ENVIRONMENT).read_bytes()
+    facts = EnvironmentFacts.parse(data, f"the probe's {ENVIRONMENT}")
+    with suppress(RevisionExistsError):
+        ref.store.put(ref.revision, ENVIRONMENT, data)
+    return dict(facts.packages)
 
 
 def store_outputs(ref: RevisionRef, outputs: list[RunOutput], index: int | None) -> None:
@@ -218,14 +257,22 @@ def execute_stage(options: RunnerOptions, index: int | None) -> tuple[RevisionRe
     kernels = options.given_path("kernel_dir")
     try:
         ref, _ = granted_revision(options.given_path("grants"))
+        packages = store_environment(ref, Path(options.facts_dir)) if options.facts_dir else None
         data = (options.given_path("notebook_dir") / NOTEBOOK).read_bytes()
         notebook = parse_notebook(data).notebook
         folders = fixed_folders(Path(options.working_dir), Path(options.input_dir), kernels)
         outputs = execute_runs(notebook, run_plan(options), folders)
     finally:
         finish(kernels)
+    if packages is not None:  # the kernel's image's versions, not this (runner) image's
+        outputs = [with_packages(output, packages) for output in outputs]
     store_outputs(ref, outputs, index)
     return ref, outputs
+
+
+def with_packages(output: RunOutput, packages: dict[str, str]) -> RunOutput:
+    execution = output.execution.model_copy(update={"packages": packages})
+    return replace(output, execution=execution)
 
 
 def run_plan(options: RunnerOptions) -> RunPlan:
@@ -256,7 +303,6 @@ def single_process(
 
 STAGE_NEEDS = {
     "fetch": ("grants", "notebook_dir"),
-    "kernel": ("kernel_dir",),
     "execute": ("grants", "notebook_dir", "kernel_dir"),
 }
 EXIT_USAGE = 2
@@ -271,8 +317,6 @@ def run_iteration(options: RunnerOptions) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if options.stage == "kernel":  # no grant, no secret: nothing to hide; the kernels' host
-        return kernel_stage(options)
     clean_start(options)
     hide_this_process()  # the kernel (same user) cannot read our /proc environ or memory
     try:
@@ -288,7 +332,7 @@ def run_iteration(options: RunnerOptions) -> int:
     except RevisionExistsError as error:
         print(f"nbmod run-iteration: refusing a tampered revision: {error}", file=sys.stderr)
         return EXIT_TAMPERED
-    except (StoreError, FileNotFoundError, NotebookError, ValueError) as error:
+    except (StoreError, FileNotFoundError, NotebookError, ValueError, FactsError) as error:
         print(f"nbmod run-iteration: {error}", file=sys.stderr)
         return EXIT_INFRASTRUCTURE
     execution = outputs[-1].execution

@@ -247,7 +247,11 @@ class ExecutionSpec(CamelModel):
         default=None,
         min_length=1,
         pattern=r"^\S+$",
-        description="Cluster only: the runner image. Default: the operator's default image.",
+        description=(
+            "Cluster only: the notebook's image (e.g. gcr.io/kaggle-images/python): its own"
+            " python probes it and runs the kernel; it needs Python >= 3.6 and ipykernel, not"
+            " nbmodernizer. Default: the operator's environment image."
+        ),
     )
     resources: ResourceRequirements | None = Field(
         default=None,

@@ -2,7 +2,7 @@
 
 There are no nodes behind the emulator, so nothing would ever run a Job. :class:`Kubelet`
 polls the Jobs, and for each new, unsuspended, unfinished one runs its first container's
-``command`` + ``args`` locally (``$(VAR)`` expanded, ``python`` mapped to this interpreter)
+``command`` + ``args`` locally (``$(VAR)`` expanded, ``python`` mapped to an interpreter)
 with the container's ``env``/``envFrom`` (literal values, Secret and ConfigMap keys, the pod's
 name and namespace) merged over a base environment, one thread per Job, and writes the Job's
 ``.status`` back as the Job controller of Kubernetes 1.31+ does::
@@ -42,8 +42,13 @@ index has ended: Complete (reason CompletionsReached), or Failed with reason Fai
 Past the deadline every pod is killed (DeadlineExceeded). A Job deleted mid-flight: its pods
 are killed, no index starts any more.
 
+Images are interpreters: a container whose ``image`` is a key of ``Kubelet.images`` runs its
+``python`` (and ``python3``) as that interpreter (a venv standing for that image: other
+libraries, no nbmodernizer; ``testing/environments.py``); any other image runs them as
+``executables`` says (default: this interpreter, standing for our runner image).
+
 Not emulated: completions above 1 without Indexed, maxFailedIndexes, pod failure policies,
-success policies, backoff delays between retries, suspending a running Job, images, volumes
+success policies, backoff delays between retries, suspending a running Job, image pulls, volumes
 other than Secrets and emptyDirs, resources, users (every container runs as this user), a
 root filesystem per container (each sees this machine's, less the other pods' volumes).
 """
@@ -176,9 +181,12 @@ class Kubelet:
     """Run the Jobs of the API (all namespaces unless ``namespace``) as local processes.
 
     ``base_env``: the environment under the containers' variables (default: ``os.environ``);
-    ``executables``: ``argv[0]`` replacements (default: ``python``/``python3`` -> this
-    interpreter); ``cwd``: the working directory when the container's ``workingDir`` does
-    not exist here; ``echo``: print each run's output to stderr (for debugging).
+    ``executables``: ``argv[0]`` replacements, over the defaults ``python``/``python3`` -> this
+    interpreter (our images'); ``images``: image name -> the python interpreter its
+    containers' ``python`` is (settable while running: ``kubelet.images[name] = path``);
+    ``cwd``: the working
+    directory when the container's ``workingDir`` does not exist here; ``echo``: print each
+    run's output to stderr (for debugging).
 
     ``start()`` raises NamespacesUnavailableError where containers cannot have namespaces
     of their own (not root, no util-linux), unless ``instant`` (nothing runs then).
@@ -191,6 +199,7 @@ class Kubelet:
         namespace: str | None = None,
         base_env: Mapping[str, str] | None = None,
         executables: Mapping[str, str] | None = None,
+        images: Mapping[str, str] | None = None,
         cwd: Path | None = None,
         instant: bool = False,
         instant_exit_code: Callable[[Mapping[str, Any]], int] | None = None,
@@ -201,7 +210,8 @@ class Kubelet:
         self.api = api
         self.namespace = namespace
         self.base_env = dict(os.environ if base_env is None else base_env)
-        self.executables = dict(DEFAULT_EXECUTABLES if executables is None else executables)
+        self.executables = {**DEFAULT_EXECUTABLES, **(executables or {})}
+        self.images: dict[str, str] = dict(images or {})
         self.cwd = cwd
         self.instant = instant
         self.instant_exit_code = instant_exit_code
@@ -258,6 +268,14 @@ class Kubelet:
         self.stop()
 
     # ------------------------------------------------------------------------- queries
+
+    def executables_of(self, image: object) -> dict[str, str]:
+        """The ``argv[0]`` replacements in a container of `image`: its interpreter as
+        ``python`` where ``images`` names one, over ``executables``."""
+        python = self.images.get(image) if isinstance(image, str) else None
+        if python is None:
+            return dict(self.executables)
+        return {**self.executables, "python": python, "python3": python}
 
     def runs_of(self, job: str) -> list[JobRun]:
         with self._lock:
@@ -561,8 +579,9 @@ class Kubelet:
                 expand(a, env)
                 for a in [*(container.get("command") or []), *(container.get("args") or [])]
             ]
-            if argv and argv[0] in self.executables:
-                argv[0] = self.executables[argv[0]]
+            executables = self.executables_of(container.get("image"))
+            if argv and argv[0] in executables:
+                argv[0] = executables[argv[0]]
             found.append(
                 (
                     container,

@@ -44,7 +44,7 @@ from testing.s3server import (
 )
 
 S3_SECRET = "nbmodernizer-s3"
-TEST_RUNNER_IMAGE = "nbmodernizer-runner:test"  # the test kubelet ignores images
+TEST_RUNNER_IMAGE = "nbmodernizer-runner:test"  # the kubelet runs its python as this one
 
 
 @dataclass(frozen=True)
@@ -192,8 +192,9 @@ def pod_base_env(home: Path) -> dict[str, str]:
 
 @pytest.fixture
 def runner_kubelet(k8s_api: K8sApi, tmp_path: Path) -> Iterator[Kubelet | None]:
-    """The test kubelet, running Jobs' `nbmod` through the pod shim (None on a real cluster:
-    its nodes run the Jobs in the runner image). The pods get only their container's
+    """The test kubelet, running Jobs' `nbmod` through the pod shim and `python` as this
+    interpreter (None on a real cluster: its nodes run the Jobs in the runner image); set
+    `images` on it for other images. The pods get only their container's
     environment (`pod_base_env`) and their Secret volumes as files."""
     if not k8s_api.emulated:
         yield None

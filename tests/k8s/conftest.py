@@ -1,5 +1,6 @@
 """Register the Kubernetes harness's fixtures for the tests under tests/k8s/."""
 
+from testing.environments import other_environment  # noqa: F401
 from testing.k8s.fixtures import (  # noqa: F401
     k8s_api,
     k8s_emulator,

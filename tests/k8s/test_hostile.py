@@ -54,6 +54,11 @@ for top in tops:
             signed.append(path)
 _record('reach', {'tops': tops, 'files_read': read, 'signed': signed,
                   'host_argv': [a.decode() for a in host]})
+# the facts volume, next to the kernel folder where the kubelet keeps a pod's volumes
+kernels = host[host.index(b'--kernel-dir') + 1].decode() if b'--kernel-dir' in host else '.'
+siblings = [os.path.join(os.path.dirname(kernels), name, 'environment.json')
+            for name in ('facts', 'nbmod-facts')] + ['/nbmod-facts/environment.json']
+_record('facts_seen', [path for path in siblings if os.path.exists(path)])
 """
 
 # Writes the Job's own outputs before the runner does: a clean execution.json.
@@ -151,11 +156,14 @@ def test_hostile_notebooks_are_contained(
     # kernel's container was given no grant, the fetch container no write grant
     for run in runner_kubelet.runs:
         by_name = {each.name: each for each in run.containers}
-        assert set(by_name) == {"fetch", "kernel", "executor"}, run.pod
+        assert set(by_name) == {"fetch", "probe", "kernel", "executor"}, run.pod
         for each in run.containers:
             assert not [k for k in each.env if k.startswith("AWS_")], each.env
-        assert "--grants" not in by_name["kernel"].argv
-        assert not [m for m in by_name["kernel"].mounts if "grants" in m or "notebook" in m]
+        for notebooks in ("probe", "kernel"):  # the environment image's: no grant
+            assert "--grants" not in by_name[notebooks].argv
+            assert not [m for m in by_name[notebooks].mounts if "grants" in m or "notebook" in m]
+        assert set(by_name["probe"].mounts) == {"/tmp", "/nbmod-tools", "/nbmod-facts"}
+        assert "/nbmod-facts" not in by_name["kernel"].mounts
         assert "/var/run/nbmodernizer/write" not in by_name["fetch"].mounts
     assert not k8s_api.list(SECRETS, label_selector="app.kubernetes.io/component=runner-grants")
 
@@ -166,7 +174,13 @@ def test_hostile_notebooks_are_contained(
     assert spy["grants_read"] == '"none found"', spy["grants_read"]
     reach = json.loads(spy["reach"])
     assert reach["signed"] == [] and reach["files_read"] >= 2, reach  # inputs, connection file
-    assert "kernel" in reach["host_argv"] and "--grants" not in reach["host_argv"]
+    assert reach["host_argv"][1].endswith("/kernelhost.py"), reach["host_argv"]
+    assert "--grants" not in reach["host_argv"]
+    assert spy["facts_seen"] == "[]", spy["facts_seen"]  # the probe's facts are not its to see
+    facts = json.loads(
+        s3_bucket.read(f"runs/{k8s_api.namespace}/spy/revisions/0000/environment.json")
+    )
+    assert facts["packages"]["pandas"]  # stored by the executor, from the probe's container
 
     tamper = hostile.found(json.loads(executed["tamper"]))
     assert tamper["prewrote"] == '"NO GRANT"', tamper

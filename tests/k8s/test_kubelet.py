@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from testing.environments import base_python
 from testing.k8s.client import K8sApi, wait_until
 from testing.k8s.emulator import EmulatorServer
 from testing.k8s.kopf_process import isolated_env
@@ -361,3 +363,22 @@ def test_a_failing_init_container_fails_the_pod_before_the_containers(
     [run] = kubelet.runs_of("init-fails")
     assert run.exit_code == 3 and "main ran" not in run.output
     assert [c.reason for c in run.containers] == ["Error", ""]
+
+
+def test_an_image_mapped_to_an_interpreter_runs_its_python(api: K8sApi, kubelet: Kubelet) -> None:
+    """`Kubelet.images`: a container of that image runs `python` as that interpreter (a venv
+    standing for another image); any other image runs this one."""
+    other = str(base_python())  # not this venv's: no pytest, no nbmodernizer there
+    assert other != sys.executable
+    kubelet.images["registry.example/other:1"] = other
+    script = "import sys; print(sys.executable)"
+    mapped = job("mapped", ["python", "-c", script])
+    mapped["spec"]["template"]["spec"]["containers"][0]["image"] = "registry.example/other:1"
+    api.create(JOBS, mapped)
+    api.create(JOBS, job("ours", ["python3", "-c", script]))
+    for name in ("mapped", "ours"):
+        api.wait_for(JOBS, name, finished)
+    [run] = kubelet.runs_of("mapped")
+    assert run.argv[0] == other and run.output.strip() == other
+    [run] = kubelet.runs_of("ours")
+    assert run.argv[0] == sys.executable

@@ -57,6 +57,11 @@ app.kubernetes.io/component: operator
 {{- printf "%s:%s" .Values.runner.image.repository (default .Chart.AppVersion .Values.runner.image.tag) }}
 {{- end }}
 
+{{/* The notebook's default image (`--environment-image`). */}}
+{{- define "nbmodernizer.environmentImage" -}}
+{{- printf "%s:%s" .Values.runner.environmentImage.repository (default .Chart.AppVersion .Values.runner.environmentImage.tag) }}
+{{- end }}
+
 {{/* True ("true") when the chart creates the S3 credentials Secret. */}}
 {{- define "nbmodernizer.createS3Secret" -}}
 {{- $c := .Values.s3.credentials }}

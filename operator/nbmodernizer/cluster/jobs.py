@@ -139,7 +139,8 @@ class JobSettings:
     """The operator's side of the Job: where revisions live and how runner pods look."""
 
     runner_image: str
-    """The image used when `execution.image` is unset."""
+    """Our image (nbmodernizer): the pod split's fetch and executor; with the `--s3-secret`
+    opt-out, the one container when `execution.image` is unset."""
     s3_bucket: str
     s3_credentials_secret: str | None = None
     """The opt-out: a Secret (in the resource's namespace) with AWS_ACCESS_KEY_ID /
@@ -161,6 +162,9 @@ class JobSettings:
     """Pods of one Indexed Job running at once (its parallelism), at most `score.runs`."""
     retries_per_run: int = 1
     """backoffLimitPerIndex: how often a run's pod that died is started again."""
+    environment_image: str | None = None
+    """The notebook's image (the pod split's probe and kernel) when `execution.image` is
+    unset: ours with the ML stack. None: the runner image."""
 
     def __post_init__(self) -> None:
         if not self.runner_image:
@@ -364,7 +368,9 @@ def build_job(
         ],
     }
     if granted:
-        split_pod(pod_spec, grants_secret_name(job_name(name, iteration)), revision)
+        environment = execution.image or settings.environment_image or settings.runner_image
+        secret = grants_secret_name(job_name(name, iteration))
+        split_pod(pod_spec, secret, revision, settings.runner_image, environment)
     node_selector = execution.node_selector or defaults.node_selector
     if node_selector:
         pod_spec["nodeSelector"] = dict(node_selector)

@@ -16,6 +16,10 @@
 | --max-submission-bytes  | NBMOD_MAX_SUBMISSION_BYTES    | 200 MB (a larger one is an Error)|
 | --max-submission-rows   | NBMOD_MAX_SUBMISSION_ROWS     | 10,000,000                       |
 | --runner-image          | NBMOD_RUNNER_IMAGE            | ghcr.io/nbmodernizer/runner:0.1.0|
+| --environment-image     | NBMOD_ENVIRONMENT_IMAGE       | the runner image (the notebook's |
+|                         |                               | image when execution.image is    |
+|                         |                               | unset: ghcr.io/nbmodernizer/     |
+|                         |                               | environment in the chart)        |
 | --runner-defaults JSON  | NBMOD_RUNNER_DEFAULTS         | none (resources, nodeSelector,   |
 |                         |                               | tolerations for resources that   |
 |                         |                               | set none: e.g. a GPU per Job)    |
@@ -72,6 +76,7 @@ class OperatorSettings:
     max_submission_bytes: int = DEFAULT_MAX_SUBMISSION_BYTES
     max_submission_rows: int = DEFAULT_MAX_SUBMISSION_ROWS
     runner_image: str = DEFAULT_RUNNER_IMAGE
+    environment_image: str | None = None  # the notebook's default image; None: the runner's
     runner_defaults: ExecutionSpec = field(default_factory=ExecutionSpec)
     namespaces: tuple[str, ...] = ()  # empty: every namespace
     max_concurrent_jobs: int = 20
@@ -98,6 +103,7 @@ class OperatorSettings:
         return JobSettings(
             max_submission_bytes=self.max_submission_bytes,
             runner_image=self.runner_image,
+            environment_image=self.environment_image,
             s3_bucket=self.s3_bucket,
             s3_credentials_secret=self.s3_secret,
             s3_prefix=self.s3_prefix,
@@ -125,6 +131,7 @@ class OperatorFlags:
     max_submission_bytes: int | None = None
     max_submission_rows: int | None = None
     runner_image: str | None = None
+    environment_image: str | None = None
     runner_defaults: str | None = None
     max_concurrent_jobs: int | None = None
     max_parallel_runs: int | None = None
@@ -201,6 +208,7 @@ def from_flags(flags: OperatorFlags) -> OperatorSettings:
         s3_secret=secret or None,
         runner_image=_pick(flags.runner_image, "NBMOD_RUNNER_IMAGE", DEFAULT_RUNNER_IMAGE)
         or DEFAULT_RUNNER_IMAGE,
+        environment_image=_pick(flags.environment_image, "NBMOD_ENVIRONMENT_IMAGE"),
         runner_defaults=defaults,
         max_input_files=int(
             _number(

@@ -42,10 +42,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--stage",
-        choices=("all", "fetch", "kernel", "execute"),
+        choices=("all", "fetch", "execute"),
         default="all",
         help="the pod split's part (default: all of it in one process)",
     )
     parser.add_argument("--notebook-dir", help="where `fetch` puts the notebook for `execute`")
-    parser.add_argument("--kernel-dir", help="the folder `execute` and `kernel` share")
+    parser.add_argument("--kernel-dir", help="the folder `execute` and kernelhost.py share")
+    parser.add_argument(
+        "--tools-dir", help="where `fetch` puts kernelhost.py, envprobe.py, request"
+    )
+    parser.add_argument("--facts-dir", help="where `execute` finds the probe's environment.json")
     parser.set_defaults(handler=_run, argv=None)

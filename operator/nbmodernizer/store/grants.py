@@ -8,7 +8,8 @@ credentials, `make_grants`) exactly:
     PUT  revisions/NNNN/executed.ipynb                the Job's own outputs, each with
     PUT  revisions/NNNN/execution.json                `If-None-Match: *` signed in: a key
     PUT  revisions/NNNN/submission.csv                that exists already is never
-    PUT  revisions/NNNN/submission-N.csv (N < runs)   overwritten
+    PUT  revisions/NNNN/environment.json              overwritten
+    PUT  revisions/NNNN/submission-N.csv (N < runs)
     PUT  revisions/NNNN/executed-N.ipynb (N < runs)   (runs > 1: run N's own, as an
     PUT  revisions/NNNN/execution-N.json (N < runs)   Indexed Job's index N writes them)
 
@@ -41,6 +42,7 @@ from typing import Any
 
 from nbmodernizer.store import RevisionExistsError, StoreError
 from nbmodernizer.store.layout import (
+    ENVIRONMENT,
     EXECUTED,
     EXECUTION,
     NOTEBOOK,
@@ -68,9 +70,10 @@ def output_names(runs: int) -> list[str]:
     (`layout.run_output_names`). All of them travel in the one Secret every pod of the Job
     mounts: a pod could write another run's names before that run's runner does; the runner
     then finds them taken (write-once), fails, and the operator counts that run as an Error
-    (a failed index's files are never graded)."""
+    (a failed index's files are never graded). `environment.json`, the environment's facts:
+    every pod of the Job probes the same image; the first to store them wins."""
     further = [name for run in range(1, runs) for name in run_output_names(run)]
-    return [EXECUTED, EXECUTION, submission_name(0), *further]
+    return [EXECUTED, EXECUTION, submission_name(0), ENVIRONMENT, *further]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ RESULT = "result.json"
 SUBMISSION = "submission.csv"
 FIX = "fix.json"
 SPEC = "spec.json"
+# The environment's FACTS (envprobe.py's JSON), written once, before the notebook runs
+ENVIRONMENT = "environment.json"
 # At the top of a store, beside `revisions/`, once a run has finished:
 REPORT_JSON = "report.json"  # the status object (a run folder only; in a cluster: .status)
 REPORT_HTML = "report.html"  # report.render_html

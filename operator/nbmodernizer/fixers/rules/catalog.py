@@ -57,11 +57,16 @@ def probe_request(
     by_library = {library.name: library.modules for library in libraries}
     probes: dict[str, dict[str, object]] = {}
     signatures: set[str] = set()
+    names: set[str] = set()
     for rule in rules:
         if not relevant(rule, imported, by_library):
             continue
         probes.update(rule.probes())
         signatures.update(rule.signatures)
+        names.update(rule.names)
     return ProbeRequest(
-        modules=tuple(sorted(imported)), probes=probes, signatures=tuple(sorted(signatures))
+        modules=tuple(sorted(imported)),
+        probes=probes,
+        signatures=tuple(sorted(signatures)),
+        names=tuple(sorted(names)),
     )

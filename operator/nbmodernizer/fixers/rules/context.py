@@ -33,3 +33,7 @@ class RuleContext:
     def parameters(self, path: str) -> tuple[tuple[str, str], ...] | None:
         """The parameters of the environment's callable at `path` (None: unknown there)."""
         return None if self.environment is None else self.environment.parameters(path)
+
+    def public_names(self, module: str) -> frozenset[str] | None:
+        """The public names of the environment's `module` (None: unknown there)."""
+        return None if self.environment is None else self.environment.public_names(module)

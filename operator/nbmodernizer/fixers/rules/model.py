@@ -82,6 +82,8 @@ class Rule:
     reads: tuple[tuple[str, Probe], ...] = ()
     # callables whose parameters the rewrite reads (`context.parameters(path)`)
     signatures: tuple[str, ...] = ()
+    # modules whose public names the rewrite reads (`context.public_names(module)`)
+    names: tuple[str, ...] = ()
     tags: frozenset[str] = field(default_factory=frozenset)
     # The other reading of the same legacy code, where what it meant depends on the data
     # (`.ix` took labels or positions): used when the rewrite raised at a line it wrote.

@@ -99,7 +99,7 @@ def context_for(
 
 def facts_here(rule: Rule) -> EnvironmentFacts:
     """The facts the rule reads, of the environment here (where the proofs run)."""
-    return here(ProbeRequest(probes=rule.probes(), signatures=rule.signatures))
+    return here(ProbeRequest(probes=rule.probes(), signatures=rule.signatures, names=rule.names))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import functools
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
-from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
     CallRewriter,
     keyword_arg,
@@ -42,28 +42,25 @@ _SPECIAL_HOMES = {
 
 
 @functools.cache
-def _numpy_aliases() -> dict[str, list[str]]:
-    """numpy module -> the names that `scipy.<name>` meant, for names scipy lacks today."""
-    import numpy
-    import scipy
-
-    present = set(dir(scipy))
+def _numpy_aliases(numpy: frozenset[str], scipy: frozenset[str]) -> Rewrite:
+    """The moves of the names `scipy.<name>` meant (numpy's public names, the environment's)
+    that scipy lacks today (its public names), to their numpy module."""
     homes: dict[str, list[str]] = {}
-    candidates = [name for name in dir(numpy) if not name.startswith("_")]
-    for name in sorted({*candidates, *_SPECIAL_HOMES}):
-        if name in present:
-            continue
-        home = _SPECIAL_HOMES.get(name, "numpy")
-        homes.setdefault(home, []).append(name)
-    return homes
+    for name in sorted({*numpy, *_SPECIAL_HOMES} - scipy):
+        homes.setdefault(_SPECIAL_HOMES.get(name, "numpy"), []).append(name)
+    return chain(
+        *(
+            move_names(moved("scipy", home, names), keep_local=True, reference="module")
+            for home, names in homes.items()
+        )
+    )
 
 
 def _scipy_numpy_aliases(source: str, context: RuleContext) -> str:
-    steps = [
-        move_names(moved("scipy", home, names), keep_local=True, reference="module")
-        for home, names in _numpy_aliases().items()
-    ]
-    return chain(*steps)(source, context)
+    numpy, scipy = context.public_names("numpy"), context.public_names("scipy")
+    if numpy is None or scipy is None:
+        return source  # the environment's names are unknown: nothing is known to be gone
+    return _numpy_aliases(numpy, scipy)(source, context)
 
 
 # --- scipy.integrate renames ---------------------------------------------------------------
@@ -214,6 +211,7 @@ RULES = (
             Symptom("ImportError", r"cannot import name '\w+' from 'scipy'"),
         ),
         gone=lacks("scipy", "interp"),
+        names=("numpy", "scipy"),
         examples=(
             Example(
                 before="import numpy as np\nimport scipy as sp\nfrom scipy import interp, stats\n"

@@ -19,7 +19,6 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     first_lines_end,
     imports_module,
 )
-from nbmodernizer.fixers.rules.toolkit.live import import_optional
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     dotted_name,
     expression,
@@ -34,14 +33,45 @@ _GRAPH_ONLY = frozenset(
 )
 
 
-def _resolve(root: object, path: Sequence[str]) -> bool:
-    node = root
-    for part in path:
-        try:
-            node = getattr(node, part)
-        except Exception:  # lazy loaders may raise anything on a missing attribute
-            return False
-    return True
+# the namespaces whose names the rewrite reads where the notebook runs: TensorFlow's and
+# `tf.compat.v1`'s top level and these submodules of both (deeper paths are left alone)
+_SUBMODULES = (
+    "train",
+    "nn",
+    "layers",
+    "losses",
+    "summary",
+    "logging",
+    "random",
+    "math",
+    "image",
+    "data",
+    "initializers",
+    "metrics",
+    "io",
+    "gfile",
+    "saved_model",
+    "linalg",
+    "sparse",
+    "strings",
+)
+_ROOTS = ("tensorflow", "tensorflow.compat.v1")
+NAMESPACES = tuple(
+    f"{root}.{sub}" if sub else root for root in _ROOTS for sub in ("", *_SUBMODULES)
+)
+
+
+def _has(context: RuleContext, root: str, path: Sequence[str]) -> bool | None:
+    """Whether the environment's `root` has the dotted `path` (None: unknown there)."""
+    names = context.public_names(".".join([root, *path[:-1]]))
+    return None if names is None else path[-1] in names
+
+
+def _compat_only(context: RuleContext, path: Sequence[str]) -> bool:
+    """A name TensorFlow 2 lacks and `tf.compat.v1` has, in the notebook's environment."""
+    return _has(context, "tensorflow", path) is False and bool(
+        _has(context, "tensorflow.compat.v1", path)
+    )
 
 
 class Tf1Compat(ImportingTransformer):
@@ -51,9 +81,9 @@ class Tf1Compat(ImportingTransformer):
     `tf.compat.v1.disable_eager_execution()` first (after the cell's imports).
     """
 
-    def __init__(self, context: RuleContext, tensorflow: object, compat: object) -> None:
+    def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
-        self.tf, self.compat = tensorflow, compat
+        self.facts = context
         self.replace: set[int] = set()
         self.graph_only = False
 
@@ -67,7 +97,7 @@ class Tf1Compat(ImportingTransformer):
         if path[:2] == ["compat", "v1"]:
             self.graph_only = self.graph_only or path[-1] in _GRAPH_ONLY
             return False
-        if not _resolve(self.tf, path) and _resolve(self.compat, path):
+        if _compat_only(self.facts, path):
             self.replace.add(id(node))
             self.graph_only = self.graph_only or path[-1] in _GRAPH_ONLY
         return False
@@ -102,7 +132,7 @@ class Tf1Compat(ImportingTransformer):
         if path[:2] == ["compat", "v1"]:
             return updated_node
         imported = [[*path, dotted_name(alias.name) or ""] for alias in names]
-        if not all(not _resolve(self.tf, p) and _resolve(self.compat, p) for p in imported):
+        if not all(_compat_only(self.facts, p) for p in imported):
             return updated_node
         compat = expression(".".join(["tensorflow", "compat", "v1", *path]))
         assert isinstance(compat, cst.Attribute)
@@ -154,12 +184,8 @@ def _is_import_line(statement: cst.BaseStatement) -> bool:
 
 def _tf1_compat(source: str, context: RuleContext) -> str:
     if not imports_module(context, "tensorflow"):
-        return source  # the notebook never imports TensorFlow: do not import it here either
-    tensorflow = import_optional("tensorflow")
-    if tensorflow is None:
-        return source
-    compat = tensorflow.compat.v1
-    return cst_rewrite(lambda ctx: Tf1Compat(ctx, tensorflow, compat))(source, context)
+        return source  # the notebook never imports TensorFlow
+    return cst_rewrite(Tf1Compat)(source, context)
 
 
 _REDUCTIONS = tuple(
@@ -188,6 +214,7 @@ RULES = (
         "placeholders or sessions (`tf.contrib` has no replacement)",
         kind=Kind.API,
         rewrite=_tf1_compat,
+        names=NAMESPACES,
         symptoms=(
             Symptom("AttributeError", r"module 'tensorflow(\.\w+)*' has no attribute '\w+'"),
             Symptom("ImportError", r"cannot import name '\w+' from 'tensorflow(\.\w+)*'"),

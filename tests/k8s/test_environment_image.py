@@ -1,0 +1,78 @@
+"""The notebook's image is the resource's (`spec.execution.image`), not ours (issue #20): the
+real operator, the emulator, the test kubelet (an image is an interpreter: the other image is
+a venv with pandas 2.2 and no nbmodernizer, `testing/environments.py`) and S3 on moto's
+server. The probe and the kernel run with that image's python; the executor (our image)
+stores the probe's facts as environment.json and records their versions as the execution's;
+the facts of the two images disagree where their pandas do (applymap is gone from pandas 3)."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from testing.environments import Environment
+from testing.k8s.client import K8sApi
+from testing.k8s.kubelet import Kubelet
+from testing.k8s.product import OperatorStarter, push_case, status_of, wait_finished
+from testing.k8s.resources import NBMS
+from testing.notebooks import PREDICT, READ, WRITE
+from testing.s3server import S3Bucket
+
+pytestmark = pytest.mark.kernel
+
+WHERE = "import sys\nprint('KERNEL', sys.executable, pd.__version__)"
+
+
+def test_a_resource_in_another_image_is_probed_and_run_there(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+    other_environment: Environment,
+) -> None:
+    if runner_kubelet is None:
+        pytest.skip("maps an image to a venv in the test kubelet")
+    other = other_environment
+    assert "nbmodernizer" not in other.versions and other.versions["pandas"] != version("pandas")
+    runner_kubelet.images[other.image] = str(other.python)
+    one = {"fix": {"maxIterations": 1}}
+    cases = {
+        "elsewhere": push_case(
+            tmp_path, s3_bucket, "elsewhere", READ, PREDICT, WRITE, WHERE,
+            execution={"image": other.image}, **one,
+        ),
+        "at-home": push_case(tmp_path, s3_bucket, "at-home", READ, PREDICT, WRITE, WHERE, **one),
+    }  # fmt: skip
+    for document in cases.values():
+        k8s_api.create(NBMS, document)
+    operator = nbmod_operator()
+    done = {name: status_of(wait_finished(k8s_api, name, operator)) for name in cases}
+    pandas = {"elsewhere": other.versions["pandas"], "at-home": version("pandas")}
+
+    for name, status in done.items():
+        pods = "\n".join(f"{c.name}: {c.output}" for r in runner_kubelet.runs for c in r.containers)
+        assert status["outcome"] == "ErrorFreeReproducible", (name, status, pods)
+        folder = f"runs/{k8s_api.namespace}/{name}/revisions/0000/"
+        facts = json.loads(s3_bucket.read(folder + "environment.json"))
+        execution = json.loads(s3_bucket.read(folder + "execution.json"))
+        executed = s3_bucket.read(folder + "executed.ipynb").decode()
+        assert facts["packages"]["pandas"] == pandas[name], facts
+        # the two environments disagree about a legacy API: pandas 3 removed applymap
+        assert facts["probes"]["pandas.applymap"] is (name == "at-home"), facts["probes"]
+        assert execution["runs"][0]["packages"] == facts["packages"]
+        assert f"{pandas[name]}" in executed  # the kernel imported that pandas
+        [run] = runner_kubelet.runs_of(f"{name}-it-000")
+        by_name = {each.name: each for each in run.containers}
+        if name == "elsewhere":  # the probe and the kernel ran with the image's python
+            assert facts["executable"] == str(other.python)
+            assert f"KERNEL {other.python} {pandas[name]}" in executed
+            for notebooks in ("probe", "kernel"):
+                assert by_name[notebooks].argv[0] == str(other.python)
+            for ours in ("fetch", "executor"):  # our image, as always: nbmodernizer's command
+                assert by_name[ours].argv[0].endswith("nbmod-in-pod")
+        else:
+            assert facts["executable"] != str(other.python)
