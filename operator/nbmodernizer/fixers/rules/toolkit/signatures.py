@@ -16,6 +16,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import AstTrigger
 from nbmodernizer.fixers.rules.toolkit.probes import import_optional
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -43,6 +44,12 @@ def accepts(target: object, *, method: bool = False) -> Accepts | None:
     positional = sum(p.kind in _POSITIONAL for p in parameters) - (1 if method else 0)
     names = tuple(p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY)
     return Accepts(positional, names) if names else None
+
+
+def positional(accepted: Accepts | None) -> int | None:
+    """How many arguments a callee takes by position (None: not known), for
+    `toolkit.needles.extra_positional`."""
+    return None if accepted is None else accepted.positional
 
 
 def installed(qualified_name: str) -> object | None:
@@ -109,7 +116,10 @@ class KeywordOnlyBySignature(cst.CSTTransformer):
         return updated_node if named is None else named
 
 
-def keyword_only_by_signature(resolve: Resolver, needles: tuple[str, ...] = ()) -> Rewrite:
+def keyword_only_by_signature(
+    resolve: Resolver, needles: tuple[str, ...] = (), trigger: AstTrigger | None = None
+) -> Rewrite:
     """Extra positional arguments named after today's keyword-only parameters, on the calls
-    `resolve` knows (`needles`: the names such a call must mention, `toolkit.needles`)."""
-    return cst_rewrite(lambda context: KeywordOnlyBySignature(context, resolve), needles)
+    `resolve` knows (`needles`: the names such a call must mention, `trigger`: a test on the
+    cell's `ast` tree that holds wherever such a call is, `toolkit.needles`)."""
+    return cst_rewrite(lambda context: KeywordOnlyBySignature(context, resolve), needles, trigger)

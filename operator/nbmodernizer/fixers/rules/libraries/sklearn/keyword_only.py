@@ -10,12 +10,14 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.sklearn.common import DATA
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.needles import extra_positional
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
 from nbmodernizer.fixers.rules.toolkit.signatures import (
     Accepts,
     accepts,
     installed,
     keyword_only_by_signature,
+    positional,
 )
 
 # SLEP009 inserted the `*` without reordering; parameters removed since (KMeans's
@@ -52,7 +54,9 @@ RULES = (
         "pos_label=1, average='macro')` (1.0 release highlights, 'Keyword and positional "
         "arguments': passing them by position, deprecated in 0.23 (SLEP009), raises a TypeError)",
         kind=Kind.API,
-        rewrite=keyword_only_by_signature(sklearn_callee),
+        rewrite=keyword_only_by_signature(
+            sklearn_callee, trigger=extra_positional(lambda name: positional(_accepts(name)))
+        ),
         symptoms=(
             Symptom(
                 "TypeError", r"\w+\.__init__\(\) takes (from \d+ to )?\d+ positional arguments? but"
