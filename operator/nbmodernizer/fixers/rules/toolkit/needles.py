@@ -230,17 +230,26 @@ def call_to(
 
 
 def call_named(*names: str) -> AstTrigger:
-    """A trigger: a call whose callee (a name or attribute chain) ends with the last segment
-    of one of `names` (`toolkit.calls.calls_to` matches a bare last segment too)."""
+    """A trigger: a call whose callee ends with the last segment of one of `names`: a name, or
+    an attribute on any receiver (`toolkit.calls.calls_to` matches a bare last segment too;
+    `'a'.translate(...)`, `Model().fit(...)`)."""
     lasts = frozenset(name.rsplit(".", 1)[-1] for name in names)
 
     def trigger(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
-        callees = (
-            dotted(node.func) for node in nodes(tree, ast.Call) if isinstance(node, ast.Call)
+        return any(
+            _last(node.func) in lasts
+            for node in nodes(tree, ast.Call)
+            if isinstance(node, ast.Call)
         )
-        return any(callee.rsplit(".", 1)[-1] in lasts for callee in callees if callee)
 
     return trigger
+
+
+def _last(func: ast.expr) -> str | None:
+    """The callee's last name: `fit` of `Model().fit`, `f` of `f`; None for anything else."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
 
 
 # what a callee takes by position, from its qualified name (or a method's name); None: a
@@ -305,10 +314,10 @@ def passes_keyword(
     def callee_fits(call: ast.Call, aliases: Mapping[str, str]) -> bool:
         if not lasts:
             return True
-        func = call.func  # a method on any receiver (`Model().fit(...)`) counts
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        qualified = _qualified(func, aliases)  # `KF(...)` after `import KFold as KF`
-        return last in lasts or (qualified is not None and qualified.rsplit(".", 1)[-1] in lasts)
+        qualified = _qualified(call.func, aliases)  # `KF(...)` after `import KFold as KF`
+        return _last(call.func) in lasts or (
+            qualified is not None and qualified.rsplit(".", 1)[-1] in lasts
+        )
 
     def trigger(tree: ast.Module, aliases: Mapping[str, str]) -> bool:
         return any(
