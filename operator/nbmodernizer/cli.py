@@ -8,18 +8,18 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from nbmodernizer.admit import InvalidInputError
-from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
-from nbmodernizer.commands import memory as memory_commands
-from nbmodernizer.commands import operator as operator_command
-from nbmodernizer.commands import run_iteration as run_iteration_command
 from nbmodernizer.commands import scan as scan_commands
-from nbmodernizer.execute import ProgressCallback, hide_this_process
-from nbmodernizer.local import EXIT_INVALID_INPUT, kernel_python, modernize_file
-from nbmodernizer.loop import Attempt
-from nbmodernizer.status import FixRecord
+
+if TYPE_CHECKING:
+    from nbmodernizer.execute import ProgressCallback
+    from nbmodernizer.loop import Attempt
+    from nbmodernizer.status import FixRecord
+
+# The loop's, the runner's and the cluster's modules are imported by the commands that use
+# them: `nbmod scan` and `nbmod fix` need none of them (a second of start-up saved).
+SCAN_COMMANDS = frozenset({"scan", "fix"})
 
 
 class ConsoleProgress:
@@ -72,6 +72,8 @@ class ConsoleProgress:
 
 
 def _parallel_runs(flag: int | None) -> int | None:
+    from nbmodernizer.admit import InvalidInputError
+
     text = str(flag) if flag is not None else os.environ.get("NBMOD_PARALLEL_RUNS")
     if text is None:
         return None
@@ -82,6 +84,10 @@ def _parallel_runs(flag: int | None) -> int | None:
 
 
 def _modernize(args: argparse.Namespace) -> int:
+    from nbmodernizer.admit import InvalidInputError
+    from nbmodernizer.execute import hide_this_process
+    from nbmodernizer.local import EXIT_INVALID_INPUT, kernel_python, modernize_file
+
     hide_this_process()  # the notebook's kernel cannot read this process's environment
     progress = ConsoleProgress()
     try:
@@ -120,6 +126,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
+    from nbmodernizer.local import EXIT_INVALID_INPUT
     from nbmodernizer.push import PushError, push, render
     from nbmodernizer.spec import SpecError
     from nbmodernizer.store import RevisionExistsError, StoreError
@@ -139,6 +146,7 @@ def _push(args: argparse.Namespace) -> int:
 
 def _fleet_make(args: argparse.Namespace) -> int:
     from nbmodernizer.fleet import FleetError, render_resources, resources_from_index
+    from nbmodernizer.local import EXIT_INVALID_INPUT
 
     try:
         text = Path(args.index).read_text(encoding="utf-8")
@@ -160,6 +168,11 @@ def _fleet_make(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from nbmodernizer.cli_cluster import add_commands as add_cluster_commands
+    from nbmodernizer.commands import memory as memory_commands
+    from nbmodernizer.commands import operator as operator_command
+    from nbmodernizer.commands import run_iteration as run_iteration_command
+
     parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     modernize = commands.add_parser(
@@ -215,9 +228,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _scan_parser() -> argparse.ArgumentParser:
+    """The parser of `nbmod scan` and `nbmod fix` alone (as `build_parser` builds them),
+    without importing the other commands' modules."""
+    parser = argparse.ArgumentParser(prog="nbmod", description=__doc__)
+    scan_commands.add_parsers(parser.add_subparsers(dest="command", required=True))
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    scanning = given[:1] and given[0] in SCAN_COMMANDS
+    args = (_scan_parser() if scanning else build_parser()).parse_args(given)
+    args.argv = given
     code: int = args.handler(args)
     return code
 

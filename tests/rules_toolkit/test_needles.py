@@ -16,7 +16,20 @@ from nbmodernizer.fixers.rules.fixer import notebook_context
 from nbmodernizer.fixers.rules.libraries.pandas import cow
 from nbmodernizer.fixers.rules.toolkit import needles as needles_module
 from nbmodernizer.fixers.rules.toolkit.cells import needles, read_cell
-from nbmodernizer.fixers.rules.toolkit.needles import mentions, parts, refers_to, triggered
+from nbmodernizer.fixers.rules.toolkit.needles import (
+    AstTrigger,
+    attribute_named,
+    call_to,
+    compares_to,
+    either,
+    extra_positional,
+    has_string,
+    mentions,
+    parts,
+    passes_keyword,
+    refers_to,
+    triggered,
+)
 from nbmodernizer.notebook import CodeCell
 from nbmodernizer.scan.finding import Finding, Scanner
 from nbmodernizer.scan.sources import SourceFile, read
@@ -63,26 +76,94 @@ def test_a_cell_that_mentions_no_needle_is_not_parsed() -> None:
 
 def test_a_reference_is_an_attribute_chain_an_imported_name_or_an_import() -> None:
     moved = refers_to(["scipy.misc.imread"])
-    aliases = {"read": "scipy.misc.imread", "sp": "scipy"}
+    aliases = RuleContext({"read": "scipy.misc.imread", "sp": "scipy"})
+    none = RuleContext()
     assert moved(ast.parse("img = read(path)"), aliases)
     assert moved(ast.parse("img = sp.misc.imread(path)"), aliases)
-    assert moved(ast.parse("from scipy.misc import imread"), {})
-    assert moved(ast.parse("import scipy.misc.imread.x"), {})
+    assert moved(ast.parse("from scipy.misc import imread"), none)
+    assert moved(ast.parse("import scipy.misc.imread.x"), none)
     assert moved(ast.parse("try:\n    pass\nexcept Exception as read:\n    pass"), aliases)
-    assert not moved(ast.parse("img = imread(path)  # scipy.misc.imread"), {})
-    assert not moved(ast.parse("read = 1\nf(read=2)"), {})
-    assert moved(ast.parse("from scipy.misc import *"), {}) is False  # the module did not move
-    assert refers_to(["scipy.misc"])(ast.parse("from scipy.misc import *"), {})
+    assert not moved(ast.parse("img = imread(path)  # scipy.misc.imread"), none)
+    assert not moved(ast.parse("read = 1\nf(read=2)"), none)
+    assert moved(ast.parse("from scipy.misc import *"), none) is False  # the module did not move
+    assert refers_to(["scipy.misc"])(ast.parse("from scipy.misc import *"), none)
 
 
 def test_the_chained_assignment_trigger_is_an_assignment_to_a_chained_subscript() -> None:
     def fires(code: str) -> bool:
-        return triggered(ast.parse(code), cow._chained_assignment, {})
+        return triggered(ast.parse(code), cow._chained_assignment, RuleContext())
 
     assert fires("df['a'][df['b'] > 0] = 1")
     assert fires("def f():\n    df.a[m] += 1")
     assert not fires("df.loc[m, 'a'] = 1\nd = {}\nd['k'] = df['a'][m]")
-    assert triggered(None, cow._chained_assignment, {})  # no ast tree: LibCST decides
+    assert triggered(None, cow._chained_assignment, RuleContext())  # no ast tree: LibCST decides
+
+
+def _fires(trigger: AstTrigger, code: str, aliases: dict[str, str] | None = None) -> bool:
+    return trigger(ast.parse(code), RuleContext(aliases or {}))
+
+
+def test_extra_positional_is_a_call_passing_more_by_position_than_its_callee_takes() -> None:
+    functions = {"sklearn.model_selection.KFold": 1}
+    trigger = extra_positional(
+        lambda name, _context: functions.get(name),
+        lambda name, _context: {"drop": 1}.get(name),
+    )
+    aliases = {"KFold": "sklearn.model_selection.KFold", "ms": "sklearn.model_selection"}
+    assert _fires(trigger, "KFold(3, True)", aliases)
+    assert _fires(trigger, "ms.KFold(3, True, 0)", aliases)
+    assert not _fires(trigger, "KFold(3, shuffle=True)", aliases)
+    assert not _fires(trigger, "KFold(*args)", aliases)  # unpacked: the rule leaves it
+    assert not _fires(trigger, "KFold(3, True)")  # not imported from scikit-learn
+    assert _fires(trigger, "frame.drop('c', 1)")  # a method, on any receiver
+    assert _fires(trigger, "read().drop('c', 1)")
+    assert not _fires(trigger, "frame.drop('c', axis=1)")
+
+
+def test_passes_keyword_is_a_call_naming_the_keyword_on_a_named_callee() -> None:
+    trigger = passes_keyword(("verbose",), called=("fit",))
+    assert _fires(trigger, "model.fit(X, y, verbose=10)")
+    assert _fires(trigger, "LGBMClassifier().fit(X, y, verbose=10)")
+    assert not _fires(trigger, "model.predict(X, verbose=10)")
+    assert not _fires(trigger, "model.fit(X, y, **{'verbose': 10})")
+    assert not _fires(trigger, "verbose = 1\nmodel.fit(X, y)")
+    splitters = passes_keyword(("random_state",), called=("sklearn.model_selection.KFold",))
+    assert _fires(splitters, "KF(5, random_state=0)", {"KF": "sklearn.model_selection.KFold"})
+    assert _fires(passes_keyword(("b",)), "plt.grid(b=True)")
+
+
+def test_has_string_is_a_literal_with_one_of_the_values_or_that_passes_a_test() -> None:
+    assert _fires(has_string({"mean_squared_error"}), "cv(m, scoring='mean_squared_error')")
+    assert not _fires(has_string({"mean_squared_error"}), "mean_squared_error(y, p)")
+    assert _fires(has_string(str.isupper), "df.resample('H')")
+    assert not _fires(has_string(str.isupper), "df.resample(rule)")
+
+
+def test_call_to_with_keywords_needs_one_of_them_on_that_target() -> None:
+    trigger = call_to(["pandas.concat", "pandas.Int64Index"], {"pandas.concat": ("join_axes",)})
+    aliases = {"pd": "pandas"}
+    assert _fires(trigger, "pd.concat([a, b], axis=1, join_axes=[a.index])", aliases)
+    assert not _fires(trigger, "pd.concat([a, b], axis=1)", aliases)
+    assert _fires(trigger, "pd.Int64Index([1])", aliases)
+
+
+def test_compares_to_is_an_equality_with_a_name_or_a_string() -> None:
+    trigger = compares_to({"object", "numpy.object_"}, {"object", "O"})
+    aliases = {"np": "numpy"}
+    assert _fires(trigger, "s.dtype == object")
+    assert _fires(trigger, "'O' != df.dtypes[c]")
+    assert _fires(trigger, "s.dtype == np.object_", aliases)
+    assert not _fires(trigger, "s.dtype in (object, 'str')")
+    assert not _fires(trigger, "a == b == object")  # two operators: not the rule's form
+    assert not _fires(trigger, "s.dtype == 'int64'")
+
+
+def test_attribute_named_and_either() -> None:
+    assert _fires(attribute_named("order", "ftypes"), "df.ftypes")
+    assert not _fires(attribute_named("order"), "order = 1")
+    trigger = either(attribute_named("order"), has_string({"x"}))
+    assert _fires(trigger, "print('x')") and _fires(trigger, "s.order()")
+    assert not _fires(trigger, "s.sort_values()")
 
 
 def _scan(source: SourceFile) -> tuple[list[Finding], dict[int, str]]:

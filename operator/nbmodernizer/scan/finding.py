@@ -31,10 +31,10 @@ from nbmodernizer.fixers.rules.fixer import (
     CellTooDeepError,
     notebook_context,
     proactive,
-    read,
     rewrite_cell,
 )
 from nbmodernizer.fixers.rules.model import Library, Rule
+from nbmodernizer.fixers.rules.toolkit.cells import read_text
 from nbmodernizer.notebook import CodeCell
 from nbmodernizer.scan.sources import SourceFile
 
@@ -307,7 +307,7 @@ class Scanner:
                 continue
             if after != cell.source:
                 report.rewritten[cell.index] = after
-            parsed = read(after)
+            parsed = read_text(after)
             if parsed.is_python and parsed.tree is None:
                 report.unreadable.append(source.number(cell) or 1)
         report.findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.rule))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,7 +14,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Kind, Library, Rule, relevant
 from nbmodernizer.fixers.rules.occurrences import Recorder, records
 from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
-from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, walkable
+from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, read_text, walkable
 from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
 from nbmodernizer.status import FixType, RuleOccurrence, RuleUse
 
@@ -62,13 +61,6 @@ def proactive(
     )
 
 
-@functools.lru_cache(maxsize=512)
-def read(source: str) -> cells.Parsed:
-    """A cell as IPython reads it (`cells.parse`), read once for the notebook's imports, the
-    gate and the scan (the trees are only read, never changed)."""
-    return cells.parse(source)
-
-
 def notebook_context(
     sources: Sequence[str],
     gpu_available: bool,
@@ -77,7 +69,7 @@ def notebook_context(
 ) -> tuple[RuleContext, set[str]]:
     """What the rules know of a notebook (its imports, the facts of the environment it runs
     in), and the top-level modules it imports."""
-    aliases = cells.imports(sources, read)
+    aliases = cells.imports(sources, read_text)
     frames = notebook_frames(sources, aliases)
     context = RuleContext(aliases, gpu_available, input_dir, frames=frames, environment=environment)
     return context, {name.split(".")[0] for name in context.aliases.values()}
@@ -181,7 +173,7 @@ def rewrite_cell(
 
 
 def _check_depth(source: str) -> None:
-    parsed = read(source)
+    parsed = read_text(source)
     if parsed.error == cells.TOO_DEEP or (
         parsed.tree is not None and cells.deeper_than(parsed.tree, parsed.masked, MAX_DEPTH)
     ):
@@ -190,9 +182,9 @@ def _check_depth(source: str) -> None:
 
 def _breaks(before: str, after: str) -> str | None:
     """Why `after` no longer parses as Python 3 when `before` did (None: it is no worse)."""
-    if read(before).tree is None:
+    if read_text(before).tree is None:
         return None
-    parsed = read(after)
+    parsed = read_text(after)
     return None if parsed.tree is not None else f"broke the cell ({parsed.error})"
 
 

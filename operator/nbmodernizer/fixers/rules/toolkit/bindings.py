@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping
 
 import libcst as cst
 
-from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.toolkit.cells import read_text
 
 # pandas functions that return a DataFrame or Series
 _CONSTRUCTORS = frozenset(
@@ -219,7 +219,7 @@ def notebook_frames(sources: Iterable[str], aliases: Mapping[str, str]) -> froze
     """`pandas_objects` of a notebook's cells (read as `cells.parse` reads them)."""
     trees = []
     for source in sources:
-        parsed = cells.parse(source)
+        parsed = read_text(source)
         tree = parsed.tree or parsed.python2_tree
         if parsed.is_python and tree is not None:
             trees.append(tree)

@@ -3,7 +3,7 @@ and the rewrites made of those edits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import libcst as cst
 
@@ -11,7 +11,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-from nbmodernizer.fixers.rules.toolkit.needles import call_to, parts
+from nbmodernizer.fixers.rules.toolkit.needles import call_to, parts, passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
     expression,
@@ -292,9 +292,17 @@ class _KeywordEditor(cst.CSTTransformer):
         return with_args(updated_node, args, keep_trailing_comma=True) if changed else updated_node
 
 
-def edit_keywords(applies: CallTest, edits: Mapping[str, KeywordEdit]) -> Rewrite:
-    """Edit (rename, revalue, drop) the keyword arguments of matching calls."""
-    return cst_rewrite(lambda context: _KeywordEditor(context, applies, edits), tuple(edits))
+def edit_keywords(
+    applies: CallTest, edits: Mapping[str, KeywordEdit], called: Sequence[str] = ()
+) -> Rewrite:
+    """Edit (rename, revalue, drop) the keyword arguments of matching calls. `called`: the
+    callees `applies` accepts, when it accepts only calls to these (`callee_is`): a sharper
+    trigger (`toolkit.needles.passes_keyword`)."""
+    return cst_rewrite(
+        lambda context: _KeywordEditor(context, applies, edits),
+        tuple(edits),
+        passes_keyword(edits, called),
+    )
 
 
 def rename_to(new: str) -> KeywordEdit:
@@ -381,7 +389,14 @@ class CallRewriter(ImportingTransformer):
         return updated_node if result is None else result
 
 
-def rewrite_calls(targets: Mapping[str, CallBuilder]) -> Rewrite:
+def rewrite_calls(
+    targets: Mapping[str, CallBuilder], keywords: Mapping[str, Collection[str]] | None = None
+) -> Rewrite:
+    """Calls to the targets rewritten by their builders (`CallRewriter`); `keywords`: the
+    targets whose builder changes only a call passing one of these keyword arguments (a
+    sharper trigger: `toolkit.needles.call_to`)."""
     return cst_rewrite(
-        lambda context: CallRewriter(context, targets), parts(*targets), call_to(targets)
+        lambda context: CallRewriter(context, targets),
+        parts(*targets),
+        call_to(targets, keywords),
     )

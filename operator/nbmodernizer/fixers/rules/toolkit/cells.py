@@ -23,10 +23,11 @@ TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
 # --- rewriting a cell ---------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=512)
 def read_text(source: str) -> cells.Parsed:
-    """A cell read (IPython lines masked, Python's `ast`) once for all the rules that see it
-    unchanged: text rules need no LibCST tree."""
+    """A cell as IPython reads it (`cells.parse`: IPython lines masked, Python's `ast`), read
+    once for the notebook's imports and frames, the rules that see it unchanged, the gate and
+    the scan (the trees are only read, never changed): text rules need no LibCST tree."""
     return cells.parse(source)
 
 
@@ -85,7 +86,7 @@ class CstRewrite:
 
     def may_apply(self, source: str, context: RuleContext) -> bool:
         return mentions(source, self.needles, context.aliases) and triggered(
-            read_text(source).tree, self.trigger, context.aliases
+            read_text(source).tree, self.trigger, context
         )
 
     def __call__(self, source: str, context: RuleContext) -> str:
@@ -173,23 +174,31 @@ def walkable(rewrite: Rewrite) -> tuple[CstRewrite, ...] | None:
 
 @dataclass(frozen=True)
 class Guarded:
-    """A rewrite run only on cells that mention one of `needles` (`toolkit.needles`)."""
+    """A rewrite run only on cells that mention one of `needles` and whose `ast` tree passes
+    `trigger` (`toolkit.needles`; a cell that does not parse as Python 3 is not filtered by
+    the trigger)."""
 
     needles: tuple[str, ...]
     rewrite: Rewrite
+    trigger: AstTrigger | None = None
 
     def __call__(self, source: str, context: RuleContext) -> str:
         if not mentions(source, self.needles, context.aliases):
             return source
+        if self.trigger is not None and not triggered(
+            read_text(source).tree, self.trigger, context
+        ):
+            return source
         return self.rewrite(source, context)
 
 
-def only_if(*needles: str, rewrite: Rewrite) -> Rewrite:
+def only_if(*needles: str, rewrite: Rewrite, trigger: AstTrigger | None = None) -> Rewrite:
     """Skip parsing cells that cannot match: they mention none of `needles`
-    (`toolkit.needles`: names as whole words, other needles as text)."""
+    (`toolkit.needles`: names as whole words, other needles as text), or their tree fails
+    `trigger` (a LibCST rewrite keeps its own trigger when none is given)."""
     if isinstance(rewrite, CstRewrite):
-        return CstRewrite(rewrite.factory, needles, rewrite.trigger)
-    return Guarded(needles, rewrite)
+        return CstRewrite(rewrite.factory, needles, trigger or rewrite.trigger)
+    return Guarded(needles, rewrite, trigger)
 
 
 def needles(rewrite: Rewrite) -> tuple[str, ...] | None:

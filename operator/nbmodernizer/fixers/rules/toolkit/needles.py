@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 
 from nbmodernizer.fidelity.syntax import dotted
+from nbmodernizer.fixers.rules.context import RuleContext
 
 _WORD = re.compile(r"\w+")
 
@@ -93,8 +94,9 @@ def parts(*qualified: str) -> tuple[str, ...]:
 
 # --- triggers on the `ast` tree ---------------------------------------------------------------
 
-# (the cell's tree, the notebook's import aliases) -> whether the rule could change the cell
-AstTrigger = Callable[[ast.Module, Mapping[str, str]], bool]
+# (the cell's tree, what the rules know of the notebook: its import aliases, its environment's
+# facts) -> whether the rule could change the cell
+AstTrigger = Callable[[ast.Module, RuleContext], bool]
 
 
 class _Index:
@@ -121,14 +123,12 @@ def nodes(tree: ast.Module, *kinds: type) -> Iterable[ast.AST]:
         yield from _index(tree, kind)
 
 
-def triggered(
-    tree: ast.Module | None, trigger: AstTrigger | None, aliases: Mapping[str, str]
-) -> bool:
+def triggered(tree: ast.Module | None, trigger: AstTrigger | None, context: RuleContext) -> bool:
     """Whether the rule's trigger holds for the cell (True without a trigger, or for a cell
     that does not parse as Python 3)."""
     if trigger is None or tree is None or not ENABLED:
         return True
-    return trigger(tree, aliases)
+    return trigger(tree, context)
 
 
 def _qualified(node: ast.expr, aliases: Mapping[str, str]) -> str | None:
@@ -200,19 +200,46 @@ def refers_to(targets: Collection[str]) -> AstTrigger:
     `from scipy.misc import imread`), or an import."""
     wanted = frozenset(targets)
 
-    def trigger(tree: ast.Module, aliases: Mapping[str, str]) -> bool:
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        aliases = context.aliases
         return not wanted.isdisjoint(references(tree, aliases))
 
     return trigger
 
 
-def call_to(targets: Collection[str]) -> AstTrigger:
-    """A trigger: a call whose callee's qualified name (`pd.DataFrame(`) is a target."""
+def call_to(
+    targets: Collection[str], keywords: Mapping[str, Collection[str]] | None = None
+) -> AstTrigger:
+    """A trigger: a call whose callee's qualified name (`pd.DataFrame(`) is a target; for a
+    target in `keywords`, only a call that passes one of its keyword arguments by name."""
     wanted = frozenset(targets)
+    needed = {target: frozenset(names) for target, names in (keywords or {}).items()}
 
-    def trigger(tree: ast.Module, aliases: Mapping[str, str]) -> bool:
+    def fits(call: ast.Call, aliases: Mapping[str, str]) -> bool:
+        name = _qualified(call.func, aliases)
+        if name not in wanted:
+            return False
+        names = needed.get(name)
+        return names is None or any(keyword.arg in names for keyword in call.keywords)
+
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        aliases = context.aliases
         return any(
-            _qualified(node.func, aliases) in wanted
+            fits(node, aliases) for node in nodes(tree, ast.Call) if isinstance(node, ast.Call)
+        )
+
+    return trigger
+
+
+def call_named(*names: str) -> AstTrigger:
+    """A trigger: a call whose callee ends with the last segment of one of `names`: a name, or
+    an attribute on any receiver (`toolkit.calls.calls_to` matches a bare last segment too;
+    `'a'.translate(...)`, `Model().fit(...)`)."""
+    lasts = frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+    def trigger(tree: ast.Module, _context: RuleContext) -> bool:
+        return any(
+            _last(node.func) in lasts
             for node in nodes(tree, ast.Call)
             if isinstance(node, ast.Call)
         )
@@ -220,15 +247,146 @@ def call_to(targets: Collection[str]) -> AstTrigger:
     return trigger
 
 
-def call_named(*names: str) -> AstTrigger:
-    """A trigger: a call whose callee (a name or attribute chain) ends with the last segment
-    of one of `names` (`toolkit.calls.calls_to` matches a bare last segment too)."""
-    lasts = frozenset(name.rsplit(".", 1)[-1] for name in names)
+def _last(func: ast.expr) -> str | None:
+    """The callee's last name: `fit` of `Model().fit`, `f` of `f`; None for anything else."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
 
-    def trigger(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
-        callees = (
-            dotted(node.func) for node in nodes(tree, ast.Call) if isinstance(node, ast.Call)
+
+# what a callee takes by position, from its qualified name (or a method's name) and the
+# environment's facts; None: a callee the rule does not know
+Positional = Callable[[str, RuleContext], int | None]
+
+
+def _positional(call: ast.Call) -> int | None:
+    """How many arguments a call passes by position; None when it unpacks `*a` or `**k`
+    (`toolkit.calls.call_arguments`: such a call is left alone)."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+        keyword.arg is None for keyword in call.keywords
+    ):
+        return None
+    return len(call.args)
+
+
+def extra_positional(
+    function: Positional | None = None, method: Positional | None = None
+) -> AstTrigger:
+    """A trigger for rules that name extra positional arguments (`toolkit.signatures`): a call
+    passing more arguments by position than its callee takes, the callee known by its
+    qualified name through the imports (`function`) or, on any receiver, by the method's
+    name (`method`)."""
+
+    def takes(call: ast.Call, context: RuleContext) -> int | None:
+        if function is not None:
+            name = _qualified(call.func, context.aliases)
+            taken = None if name is None else function(name, context)
+            if taken is not None:
+                return taken
+        if method is not None and isinstance(call.func, ast.Attribute):
+            return method(call.func.attr, context)
+        return None
+
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        for node in nodes(tree, ast.Call):
+            assert isinstance(node, ast.Call)
+            passed = _positional(node)
+            if passed is None or passed == 0:
+                continue
+            taken = takes(node, context)
+            if taken is not None and passed > taken:
+                return True
+        return False
+
+    return trigger
+
+
+def passes_keyword(
+    names: Collection[str],
+    called: Collection[str] = (),
+    where: Callable[[ast.Call], bool] | None = None,
+) -> AstTrigger:
+    """A trigger: a call passing one of these keyword arguments by name (`f(b=True)`; not
+    through `**kwargs`); with `called`, only a call whose callee (a name or attribute chain)
+    ends with the last segment of one of those names (as `toolkit.calls.callee_is`); with
+    `where`, only a call that passes that test too."""
+    wanted = frozenset(names)
+    lasts = frozenset(name.rsplit(".", 1)[-1] for name in called)
+
+    def callee_fits(call: ast.Call, aliases: Mapping[str, str]) -> bool:
+        if not lasts:
+            return True
+        qualified = _qualified(call.func, aliases)  # `KF(...)` after `import KFold as KF`
+        return _last(call.func) in lasts or (
+            qualified is not None and qualified.rsplit(".", 1)[-1] in lasts
         )
-        return any(callee.rsplit(".", 1)[-1] in lasts for callee in callees if callee)
+
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        aliases = context.aliases
+        return any(
+            callee_fits(node, aliases) and (where is None or where(node))
+            for node in nodes(tree, ast.Call)
+            if isinstance(node, ast.Call)
+            and any(keyword.arg in wanted for keyword in node.keywords)
+        )
+
+    return trigger
+
+
+def has_string(values: Collection[str] | Callable[[str], bool]) -> AstTrigger:
+    """A trigger: a string literal (or the literal text of an f-string) whose value is one of
+    `values`, or, for a test, that passes it."""
+    test = values if callable(values) else frozenset(values).__contains__
+
+    def trigger(tree: ast.Module, _context: RuleContext) -> bool:
+        return any(
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and test(node.value)
+            for node in nodes(tree, ast.Constant)
+        )
+
+    return trigger
+
+
+def attribute_named(*names: str) -> AstTrigger:
+    """A trigger: an attribute with one of these names (`x.ftypes`, `df.order(...)`)."""
+    wanted = frozenset(names)
+
+    def trigger(tree: ast.Module, _context: RuleContext) -> bool:
+        return any(
+            isinstance(node, ast.Attribute) and node.attr in wanted
+            for node in nodes(tree, ast.Attribute)
+        )
+
+    return trigger
+
+
+def either(*triggers: AstTrigger) -> AstTrigger:
+    """A trigger that holds where one of these holds."""
+
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        return any(each(tree, context) for each in triggers)
+
+    return trigger
+
+
+def compares_to(names: Collection[str] = (), strings: Collection[str] = ()) -> AstTrigger:
+    """A trigger: an `==` or `!=` comparison (one operator) with, on one side, a name or
+    attribute chain whose qualified name is in `names`, or a string literal in `strings`."""
+    wanted_names, wanted_strings = frozenset(names), frozenset(strings)
+
+    def side(node: ast.expr, aliases: Mapping[str, str]) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str) and node.value in wanted_strings
+        return _qualified(node, aliases) in wanted_names
+
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        aliases = context.aliases
+        for node in nodes(tree, ast.Compare):
+            assert isinstance(node, ast.Compare)
+            if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq | ast.NotEq):
+                continue
+            if side(node.left, aliases) or side(node.comparators[0], aliases):
+                return True
+        return False
 
     return trigger

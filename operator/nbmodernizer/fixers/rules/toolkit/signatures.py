@@ -15,6 +15,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import AstTrigger
 
 _POSITIONAL = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")
 
@@ -40,6 +41,12 @@ def accepts(
     positional = sum(kind in _POSITIONAL for _, kind in parameters) - (1 if method else 0)
     names = tuple(name for name, kind in parameters if kind == "KEYWORD_ONLY")
     return Accepts(positional, names) if names else None
+
+
+def positional(accepted: Accepts | None) -> int | None:
+    """How many arguments a callee takes by position (None: not known), for
+    `toolkit.needles.extra_positional`."""
+    return None if accepted is None else accepted.positional
 
 
 def common(found: Sequence[Accepts]) -> Accepts | None:
@@ -92,7 +99,10 @@ class KeywordOnlyBySignature(cst.CSTTransformer):
         return updated_node if named is None else named
 
 
-def keyword_only_by_signature(resolve: Resolver, needles: tuple[str, ...] = ()) -> Rewrite:
+def keyword_only_by_signature(
+    resolve: Resolver, needles: tuple[str, ...] = (), trigger: AstTrigger | None = None
+) -> Rewrite:
     """Extra positional arguments named after today's keyword-only parameters, on the calls
-    `resolve` knows (`needles`: the names such a call must mention, `toolkit.needles`)."""
-    return cst_rewrite(lambda context: KeywordOnlyBySignature(context, resolve), needles)
+    `resolve` knows (`needles`: the names such a call must mention, `trigger`: a test on the
+    cell's `ast` tree that holds wherever such a call is, `toolkit.needles`)."""
+    return cst_rewrite(lambda context: KeywordOnlyBySignature(context, resolve), needles, trigger)

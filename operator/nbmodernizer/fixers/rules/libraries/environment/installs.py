@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
+from nbmodernizer.fixers.rules.toolkit.cells import read_text
 from nbmodernizer.fixers.rules.toolkit.probes import ALWAYS
 
 # --- in-notebook installs ----------------------------------------------------------------------
@@ -38,7 +38,7 @@ def _is_python_install(line: str) -> re.Match[str] | None:
 
 
 def disable_installs(source: str, context: RuleContext) -> str:
-    if not cells.parse(source).is_python:  # `%%bash` and co.; `%%capture` and co. are Python
+    if not read_text(source).is_python:  # `%%bash` and co.; `%%capture` and co. are Python
         return source
     lines = source.split("\n")
     continuing: str | None = None  # the indentation while inside a disabled `\` continuation

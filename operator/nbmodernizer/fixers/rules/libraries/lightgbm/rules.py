@@ -22,6 +22,7 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
     local_names,
     module_alias,
 )
+from nbmodernizer.fixers.rules.toolkit.needles import call_to, passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import code, dotted_name, qualified
 from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
 
@@ -251,7 +252,11 @@ class _FitCallbacks(_CallbackNaming):
 
 
 def _fit_callbacks(any_receiver: bool) -> Rewrite:
-    return cst_rewrite(lambda context: _FitCallbacks(context, any_receiver), _FIT_KEYWORDS)
+    return cst_rewrite(
+        lambda context: _FitCallbacks(context, any_receiver),
+        _FIT_KEYWORDS,
+        passes_keyword(_FIT_KEYWORDS, called=("fit",)),
+    )
 
 
 class _DatasetSilent(cst.CSTTransformer):
@@ -323,7 +328,9 @@ RULES = (
         "`callbacks=[lgb.early_stopping(n), lgb.log_evaluation(m), lgb.record_evaluation(d)]`",
         kind=Kind.API,
         rewrite=cst_rewrite(
-            _TrainCallbacks, ("early_stopping_rounds", "verbose_eval", "evals_result")
+            _TrainCallbacks,
+            ("early_stopping_rounds", "verbose_eval", "evals_result"),
+            call_to(TRAINING_FUNCTIONS),
         ),
         symptoms=(
             Symptom(

@@ -290,7 +290,7 @@ RULES = (
         kind=Kind.API,
         rewrite=chain(
             rewrite_calls({f"numpy.{name}": build for name, build in _FUNCTIONS.items()}),
-            cst_rewrite(_Tables),
+            cst_rewrite(_Tables, needles=("cast", "nbytes")),
             drop_imported_names("numpy", list(_FUNCTIONS)),
         ),
         symptoms=(

@@ -13,6 +13,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     with_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import extra_positional
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     dotted_name,
@@ -26,6 +27,7 @@ from nbmodernizer.fixers.rules.toolkit.signatures import (
     accepts,
     common,
     keyword_only_by_signature,
+    positional,
 )
 
 # Methods of DataFrame and Series whose keyword-only conversion (pandas 2.0) kept the legacy
@@ -247,7 +249,20 @@ RULES = (
             "(GH41485) and its siblings)"
         ),
         kind=Kind.API,
-        rewrite=keyword_only_by_signature(keyword_only_callee, _KEYWORD_ONLY_NEEDLES),
+        rewrite=keyword_only_by_signature(
+            keyword_only_callee,
+            _KEYWORD_ONLY_NEEDLES,
+            extra_positional(
+                lambda name, context: (
+                    positional(_function(name, context)) if name in KEYWORD_ONLY_FUNCTIONS else None
+                ),
+                lambda name, context: (
+                    positional(_method(name, context))
+                    if name in KEYWORD_ONLY_METHODS or name in LEGACY_ORDER
+                    else None
+                ),
+            ),
+        ),
         signatures=SIGNATURES,
         symptoms=(
             Symptom(

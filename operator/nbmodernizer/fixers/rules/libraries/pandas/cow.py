@@ -6,7 +6,7 @@ Every transform here acts only on a name the notebook binds only to DataFrames /
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 import libcst as cst
 
@@ -238,7 +238,7 @@ def _assigned_subscripts(tree: ast.Module) -> Iterator[ast.Subscript]:
             yield target
 
 
-def _chained_assignment(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+def _chained_assignment(tree: ast.Module, _context: RuleContext) -> bool:
     """`x[...][key] = v` or `x.a[key] = v` (`CowBase.column` needs one of those)."""
     return any(
         isinstance(target.value, ast.Subscript)
@@ -251,7 +251,7 @@ def _chained_assignment(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
     )
 
 
-def _chained_indexer(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+def _chained_indexer(tree: ast.Module, _context: RuleContext) -> bool:
     """`x[...].iloc[key] = v` or `x.a.loc[key] = v`."""
     return any(
         isinstance(target.value, ast.Attribute)
@@ -261,7 +261,7 @@ def _chained_indexer(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
     )
 
 
-def _chained_inplace(tree: ast.Module, _aliases: Mapping[str, str]) -> bool:
+def _chained_inplace(tree: ast.Module, _context: RuleContext) -> bool:
     """A statement `x.method(..., inplace=...)` for a method of `_INPLACE`."""
     return any(
         isinstance(node, ast.Expr)

@@ -32,6 +32,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
+from nbmodernizer.fixers.rules.toolkit.needles import attribute_named
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, module_gone, no_parameter
 
@@ -353,7 +354,11 @@ RULES = (
         "`dtypes`, `backfill`/`pad` -> `bfill`/`ffill`, `mad()` -> "
         "`(x - x.mean()).abs().mean()`",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda context: _Methods(context, _METHODS), (*_METHODS, "ftypes")),
+        rewrite=cst_rewrite(
+            lambda context: _Methods(context, _METHODS),
+            (*_METHODS, "ftypes"),
+            attribute_named(*_METHODS, "ftypes"),
+        ),
         symptoms=(
             missing(FRAME_OR_SERIES, f"({_REMOVED}|ftypes)"),
             Symptom("TypeError", r"sort_index\(\) got an unexpected keyword argument 'by'"),
@@ -452,7 +457,7 @@ RULES = (
         "`DataFrame.from_dict(dict(items))`, `pd.concat(..., join_axes=[i])` -> "
         "`pd.concat(...).reindex(i)`",
         kind=Kind.API,
-        rewrite=rewrite_calls(_CONSTRUCTORS),
+        rewrite=rewrite_calls(_CONSTRUCTORS, keywords={"pandas.concat": ("join_axes",)}),
         symptoms=(
             Symptom(
                 "AttributeError",

@@ -22,7 +22,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-from nbmodernizer.fixers.rules.toolkit.needles import parts
+from nbmodernizer.fixers.rules.toolkit.needles import call_to, has_string, parts
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     dotted_name,
@@ -228,7 +228,7 @@ RULES = (
         changed_in="3.0",
         summary="`pd.value_counts(values, ...)` -> `pd.Series(values).value_counts(...)`",
         kind=Kind.API,
-        rewrite=cst_rewrite(ValueCounts, ("value_counts",)),
+        rewrite=cst_rewrite(ValueCounts, ("value_counts",), call_to(["pandas.value_counts"])),
         symptoms=(Symptom("AttributeError", r"module 'pandas' has no attribute 'value_counts'"),),
         gone=pandas_lacks("", "value_counts"),
         examples=(
@@ -287,7 +287,16 @@ RULES = (
             "`'A'`/`'Y'` -> `'YE'` (periods keep `'M'`, `'Q'`; `'A'` -> `'Y'`)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(FreqAliases, (*parts(*_FUNCTION_FREQ), *_METHOD_FREQ)),
+        rewrite=cst_rewrite(
+            FreqAliases,
+            (*parts(*_FUNCTION_FREQ), *_METHOD_FREQ),
+            has_string(
+                lambda text: any(
+                    modern_freq(text, table) is not None
+                    for _, _, table in (*_FUNCTION_FREQ.values(), *_METHOD_FREQ.values())
+                )
+            ),
+        ),
         symptoms=(
             Symptom("ValueError", r"Invalid frequency: "),
             Symptom("ValueError", r"passed window \S+ is not compatible with a datetimelike index"),

@@ -17,6 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import call_arguments, method_call
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, naming
 from nbmodernizer.fixers.rules.toolkit.moves import rename_methods
+from nbmodernizer.fixers.rules.toolkit.needles import passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
     code,
@@ -427,7 +428,11 @@ RULES = (
             "-> `.bfill()`, keeping `axis`, `limit`, `inplace`"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: FillnaMethod(), ("fillna",)),
+        rewrite=cst_rewrite(
+            lambda _context: FillnaMethod(),
+            ("fillna",),
+            passes_keyword(("method",), called=("fillna",)),
+        ),
         symptoms=(Symptom("TypeError", r"fillna\(\) got an unexpected keyword argument 'method'"),),
         gone=no_parameter("pandas.DataFrame.fillna", "method"),
         examples=(

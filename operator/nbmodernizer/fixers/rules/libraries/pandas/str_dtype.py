@@ -9,6 +9,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.cow import NOT_COLUMNS
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.bindings import known_frames, rooted_in
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import compares_to
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     dotted_name,
@@ -312,7 +313,11 @@ RULES = (
             "`(df.dtypes == 'object') | (df.dtypes == 'str')` (`!=` likewise)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(ObjectDtypeComparison, ("dtype", "dtypes")),
+        rewrite=cst_rewrite(
+            ObjectDtypeComparison,
+            ("dtype", "dtypes"),
+            compares_to({"object", "numpy.object_", "numpy.object"}, {"object", "O"}),
+        ),
         gone=rejects(
             "import pandas as pd\n"
             "if pd.Series(['a']).dtype != object:\n"

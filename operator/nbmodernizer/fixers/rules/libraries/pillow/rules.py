@@ -173,7 +173,7 @@ RULES = (
         summary="`draw.textsize(text, font=f)` -> `draw.textbbox((0, 0), text, font=f)[2:]` "
         "(also `multiline_textsize`); the same (width, height) as Pillow 9 measured",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: _TextSize()),
+        rewrite=cst_rewrite(lambda _context: _TextSize(), tuple(_TEXT_METHODS)),
         symptoms=(
             Symptom(
                 "AttributeError", r"'ImageDraw' object has no attribute '(multiline_)?textsize'"
@@ -234,7 +234,7 @@ RULES = (
         changed_in="10.0",
         summary="`font.getoffset(text)` -> `font.getbbox(text)[:2]` (the same offset)",
         kind=Kind.API,
-        rewrite=cst_rewrite(lambda _context: _GetOffset()),
+        rewrite=cst_rewrite(lambda _context: _GetOffset(), ("getoffset",)),
         symptoms=(
             Symptom(
                 "AttributeError",

@@ -9,7 +9,7 @@ import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rewrite, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, text_rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if, text_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import Import, ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.probes import lacks
 from nbmodernizer.fixers.rules.toolkit.text import Edit, apply_edits, simple_statements
@@ -43,7 +43,7 @@ def rename_names(names: dict[str, str], *, calls_only: Sequence[str] = ()) -> Re
             edits.append((match.start(), match.end(), names[name]))
         return apply_edits(source, edits)
 
-    return text_rewrite(edit)
+    return only_if(*names, rewrite=text_rewrite(edit))
 
 
 class _ImportReduce(ImportingTransformer):

@@ -9,7 +9,7 @@ from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import method_name
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import replace_attributes
-from nbmodernizer.fixers.rules.toolkit.needles import parts
+from nbmodernizer.fixers.rules.toolkit.needles import call_named, call_to, either, parts
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, dotted_expression, dotted_name
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, module_gone
 
@@ -339,7 +339,19 @@ RULES = (
         kind=Kind.PYTHON2,
         rewrite=chain(
             replace_attributes({"string.maketrans": "str.maketrans"}),
-            cst_rewrite(StringFunctions, ("string", "translate")),
+            cst_rewrite(
+                StringFunctions,
+                ("string", "translate"),
+                either(
+                    call_to(
+                        [
+                            f"string.{name}"
+                            for name in ("join", *_STRING_METHODS, *_STRING_CONVERSIONS)
+                        ]
+                    ),
+                    call_named("translate"),
+                ),
+            ),
         ),
         symptoms=(
             Symptom("AttributeError", r"module 'string' has no attribute '\w+'"),

@@ -7,7 +7,8 @@ import re
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.cells import parses, text_rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import only_if, parses, text_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import nodes
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, rejects
 from nbmodernizer.fixers.rules.toolkit.text import (
     Edit,
@@ -37,6 +38,18 @@ def _items(source: str, mask: str, start: int, end: int) -> list[str]:
 
 
 # --- print ------------------------------------------------------------------------------------
+
+
+def _chevron(tree: ast.Module, _context: RuleContext) -> bool:
+    """The trigger of `_print_statements` on a cell that parses as Python 3, where only
+    `print >>f, x` (read as a shift) is rewritten."""
+    return any(
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.RShift)
+        and isinstance(node.left, ast.Name)
+        and node.left.id == "print"
+        for node in nodes(tree, ast.BinOp)
+    )
 
 
 def _print_statements(source: str, mask: str, _context: RuleContext) -> str:
@@ -200,7 +213,7 @@ RULES = (
         summary='`print x, y` -> `print(x, y)`; `print x,` -> `print(x, end=" ")`; '
         "`print >>f, x` -> `print(x, file=f)`",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_print_statements),
+        rewrite=only_if("print", rewrite=text_rewrite(_print_statements), trigger=_chevron),
         symptoms=(
             Symptom("SyntaxError", r"Missing parentheses in call to 'print'"),
             Symptom(
@@ -338,7 +351,7 @@ RULES = (
         changed_in="3.0",
         summary='`exec "code"` -> `exec("code")`; `exec code in ns` -> `exec(code, ns)`',
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_exec_statements),
+        rewrite=only_if("exec", rewrite=text_rewrite(_exec_statements)),
         symptoms=(Symptom("SyntaxError", r"Missing parentheses in call to 'exec'"),),
         gone=rejects("exec 'x = 1'"),
         examples=(

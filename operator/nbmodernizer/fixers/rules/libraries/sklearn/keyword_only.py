@@ -8,12 +8,14 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.sklearn.common import DATA
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.needles import extra_positional
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
 from nbmodernizer.fixers.rules.toolkit.probes import rejects
 from nbmodernizer.fixers.rules.toolkit.signatures import (
     Accepts,
     accepts,
     keyword_only_by_signature,
+    positional,
 )
 
 # SLEP009 inserted the `*` without reordering; parameters removed since (KMeans's
@@ -26,14 +28,19 @@ _NAMED = 3
 SIGNATURES = ("sklearn.*",)
 
 
+def _accepts(name: str, context: RuleContext) -> Accepts | None:
+    """What the scikit-learn class or function `name` accepts in the notebook's environment."""
+    if not name.startswith("sklearn."):
+        return None
+    found = accepts(context.parameters(name))
+    return None if found is None else Accepts(found.positional, found.keyword_only[:_NAMED])
+
+
 def sklearn_callee(call: cst.Call, context: RuleContext) -> Accepts | None:
     """What a scikit-learn class or function, called through the notebook's imports, accepts
     in the notebook's environment."""
     name = qualified(call.func, context.aliases)
-    if name is None or not name.startswith("sklearn."):
-        return None
-    found = accepts(context.parameters(name))
-    return None if found is None else Accepts(found.positional, found.keyword_only[:_NAMED])
+    return None if name is None else _accepts(name, context)
 
 
 RULES = (
@@ -47,7 +54,10 @@ RULES = (
         "pos_label=1, average='macro')` (1.0 release highlights, 'Keyword and positional "
         "arguments': passing them by position, deprecated in 0.23 (SLEP009), raises a TypeError)",
         kind=Kind.API,
-        rewrite=keyword_only_by_signature(sklearn_callee),
+        rewrite=keyword_only_by_signature(
+            sklearn_callee,
+            trigger=extra_positional(lambda name, context: positional(_accepts(name, context))),
+        ),
         signatures=SIGNATURES,
         symptoms=(
             Symptom(

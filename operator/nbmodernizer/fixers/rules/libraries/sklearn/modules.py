@@ -17,6 +17,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import Move, move_modules, move_names
+from nbmodernizer.fixers.rules.toolkit.needles import call_to
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression, is_constant, qualified
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, module_gone
 
@@ -183,7 +184,11 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=chain(
-            cst_rewrite(OldSplitters, tuple(_OLD_SPLITTERS)),
+            cst_rewrite(
+                OldSplitters,
+                tuple(_OLD_SPLITTERS),
+                call_to([f"sklearn.cross_validation.{name}" for name in _OLD_SPLITTERS]),
+            ),
             move_modules({"sklearn.cross_validation": "sklearn.model_selection"}),
         ),
         symptoms=(

@@ -18,7 +18,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.moves import Move, move_names
-from nbmodernizer.fixers.rules.toolkit.needles import parts
+from nbmodernizer.fixers.rules.toolkit.needles import call_to, parts
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression, qualified
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, module_gone
 
@@ -115,7 +115,7 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=chain(
-            cst_rewrite(ImputerArguments, parts(*_IMPUTERS)),
+            cst_rewrite(ImputerArguments, parts(*_IMPUTERS), call_to(_IMPUTERS)),
             move_names(
                 {
                     "sklearn.preprocessing.Imputer": Move("sklearn.impute.SimpleImputer"),

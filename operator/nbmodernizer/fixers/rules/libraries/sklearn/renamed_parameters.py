@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from typing import ClassVar
 
 import libcst as cst
@@ -22,7 +23,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
-from nbmodernizer.fixers.rules.toolkit.needles import call_named
+from nbmodernizer.fixers.rules.toolkit.needles import has_string, passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import expression, is_constant
 from nbmodernizer.fixers.rules.toolkit.probes import lacks_attribute, no_parameter, rejects
 
@@ -120,6 +121,12 @@ class _ScorerNames(cst.CSTTransformer):
 
 
 _SHUFFLING_SPLITTERS = ("sklearn.model_selection.KFold", "sklearn.model_selection.StratifiedKFold")
+
+
+def _shuffle_off(call: ast.Call) -> bool:
+    """The trigger's side of `_RandomStateWithoutShuffle`: no `shuffle=`, or a literal False."""
+    shuffle = next((k.value for k in call.keywords if k.arg == "shuffle"), None)
+    return shuffle is None or (isinstance(shuffle, ast.Constant) and shuffle.value is False)
 
 
 class _RandomStateWithoutShuffle(cst.CSTTransformer):
@@ -377,6 +384,7 @@ RULES = (
                         {"full": "'lloyd'", "auto": "'lloyd'"}, keep_quotes=True
                     ),
                 },
+                called=("sklearn.cluster.KMeans",),
             ),
         ),
         symptoms=(
@@ -423,7 +431,9 @@ RULES = (
             "random_state",
             rewrite=cst_rewrite(
                 _RandomStateWithoutShuffle,
-                trigger=call_named(*_SHUFFLING_SPLITTERS),
+                trigger=passes_keyword(
+                    ("random_state",), called=_SHUFFLING_SPLITTERS, where=_shuffle_off
+                ),
             ),
         ),
         symptoms=(
@@ -467,7 +477,9 @@ RULES = (
             "`'neg_mean_squared_error'`; likewise mean/median absolute error, log loss, Brier"
         ),
         kind=Kind.API,
-        rewrite=only_if(*_LEGACY_SCORERS, rewrite=cst_rewrite(_ScorerNames)),
+        rewrite=only_if(
+            *_LEGACY_SCORERS, rewrite=cst_rewrite(_ScorerNames, trigger=has_string(_LEGACY_SCORERS))
+        ),
         symptoms=(
             Symptom(
                 "InvalidParameterError",

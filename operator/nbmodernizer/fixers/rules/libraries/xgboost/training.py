@@ -24,6 +24,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import code
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks_attribute, no_parameter
 
@@ -136,7 +137,11 @@ class _FitKeywords(cst.CSTTransformer):
 
 
 def fit_keywords(any_receiver: bool) -> Rewrite:
-    return cst_rewrite(lambda context: _FitKeywords(context, any_receiver), MOVED_TO_CONSTRUCTOR)
+    return cst_rewrite(
+        lambda context: _FitKeywords(context, any_receiver),
+        MOVED_TO_CONSTRUCTOR,
+        passes_keyword(MOVED_TO_CONSTRUCTOR, called=("fit",)),
+    )
 
 
 class _NtreeLimit(cst.CSTTransformer):
