@@ -57,3 +57,48 @@ def test_a_renamed_module_in_a_try_that_catches_import_error_is_left_alone() -> 
         "try:\n    import pickle as cPickle\nexcept KeyError:\n    pass\n"
         "import urllib.request as urllib2\n"
     )
+
+
+def test_a_private_module_imported_by_name_keeps_its_name() -> None:
+    # a real kernel: `from sklearn.feature_extraction import stop_words` became `... import
+    # text` and `stop_words.ENGLISH_STOP_WORDS` became `text.ENGLISH_STOP_WORDS` inside
+    # `def wordCount(text)`: the string parameter, an AttributeError a bare except swallowed
+    imports = "from sklearn.feature_extraction import stop_words\n"
+    use = (
+        "def count(text):\n"
+        "    try:\n"
+        "        return len([w for w in text.split() if w not in stop_words.ENGLISH_STOP_WORDS])\n"
+        "    except:\n"
+        "        return -1\n"
+        "n = count('the cat sat on the mat')\n"
+    )
+    after = _rewrite("sklearn.private-modules", imports)
+    assert after == "from sklearn.feature_extraction import text as stop_words\n"
+    context = RuleContext(aliases=cells.imports([imports, use]))
+    assert _rule("sklearn.private-modules").rewrite(use, context) == use
+    assert run_snippet(after + use, "n == 3").check is True
+
+
+def test_a_factorplot_drawn_on_given_axes_becomes_the_axes_level_plot() -> None:
+    # a real kernel: factorplot passed `ax=` on to barplot (the bars on axs[0]); catplot drops
+    # `ax` with a warning and draws a figure of its own, leaving axs[0] empty
+    source = (
+        "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+        "import pandas as pd\nimport seaborn as sns\n"
+        "dataset = pd.DataFrame({'left': [0, 1, 0, 1], 'last_evaluation': [0.5, 0.7, 0.6, 0.9]})\n"
+        "fig, axs = plt.subplots(nrows=1, ncols=3, figsize=(17, 6))\n"
+        'sns.factorplot(y="last_evaluation",x="left",data=dataset,kind="bar", ax=axs[0])\n'
+        "sns.factorplot('left', 'last_evaluation', data=dataset, size=3, ax=axs[1])\n"
+    )
+    after = _rewrite("seaborn.factorplot", source)
+    assert after.endswith(
+        'sns.barplot(y="last_evaluation",x="left",data=dataset,ax=axs[0])\n'
+        "sns.pointplot(x='left', y='last_evaluation', data=dataset, ax=axs[1])\n"
+    )
+    check = "len(axs[0].patches) == 2 and len(axs[1].lines) > 0 and plt.get_fignums() == [1]"
+    assert run_snippet(after, check).check is True
+    # a grid (col=, row=) is what catplot draws: still catplot there
+    grid = "import seaborn as sns\ng = sns.factorplot(x='a', y='b', col='c', data=df, ax=ax)\n"
+    assert "sns.catplot(x='a', y='b', col='c', data=df, ax=ax" in _rewrite(
+        "seaborn.factorplot", grid
+    )
