@@ -103,3 +103,24 @@ def test_ruff_autofixed_name_is_rewritten_when_imported_from_numpy(name: str) ->
     assert f"from numpy import {name}\n" not in after
     rewritten = run_snippet(after, "True")
     assert rewritten.error is None, f"{after!r} raised {rewritten.error!r}"
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "value"),
+    [
+        ("np.NINF ** 2", "(-np.inf) ** 2", "float('inf')"),
+        ("np.NZERO ** 1", "(-0.0) ** 1", "-0.0"),
+        ("np.NINF.real", "(-np.inf).real", "-float('inf')"),
+        ("2 ** np.NINF", "2 ** -np.inf", "0.0"),
+        ("1 - np.NINF", "1 - -np.inf", "float('inf')"),
+    ],
+)
+def test_a_negative_value_is_parenthesized_where_it_binds_looser(
+    before: str, after: str, value: str
+) -> None:
+    """`np.NINF ** 2` is inf; `-np.inf ** 2` would be -inf (the power binds first)."""
+    rewritten = _rewrite(f"import numpy as np\nvalue = {before}\n")
+    assert rewritten == f"import numpy as np\nvalue = {after}\n"
+    check = f"value == {value} and str(value) == str({value})"
+    assert run_snippet(rewritten, check).check is True
+    assert _rewrite(rewritten) == rewritten

@@ -123,3 +123,13 @@ def test_methods_are_renamed_whatever_the_receiver() -> None:
     assert run(rewrite, "for k, v in frame.iteritems(): pass\n") == (
         "for k, v in frame.items(): pass\n"
     )
+
+
+def test_a_replacement_that_binds_looser_is_parenthesized_where_the_name_bound_tighter() -> None:
+    rewrite = replace_attributes({"numpy.NINF": "-numpy.inf"})
+    assert run(
+        rewrite, "import numpy as np\nx = [np.NINF ** 2, np.NINF.real, np.NINF, -np.NINF]\n"
+    ) == ("import numpy as np\nx = [(-np.inf) ** 2, (-np.inf).real, -np.inf, --np.inf]\n")
+    assert run(rewrite, "import numpy as np\nx = np.NINF[0], np.NINF(), (np.NINF) ** 2\n") == (
+        "import numpy as np\nx = (-np.inf)[0], (-np.inf)(), (-np.inf) ** 2\n"
+    )

@@ -16,6 +16,7 @@ from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.needles import parts, refers_to
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     COMMA,
+    atom,
     dotted_expression,
     dotted_name,
     expression,
@@ -364,6 +365,21 @@ class _AttributeReplacer(cst.CSTTransformer):
     def __init__(self, context: RuleContext, targets: Mapping[str, str]) -> None:
         self.aliases = context.aliases
         self.targets = targets
+        # nodes that bind tighter than a unary minus: `np.NINF ** 2` -> `(-np.inf) ** 2`
+        self.tight: set[int] = set()
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Power):
+            self.tight.add(id(node.left))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.tight.add(id(node.value))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self.tight.add(id(node.value))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.tight.add(id(node.func))
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
@@ -376,7 +392,10 @@ class _AttributeReplacer(cst.CSTTransformer):
         bound = self.aliases.get(local_head, local_head)  # `np` -> numpy, `Image` -> PIL.Image
         if bound != local_head:  # keep the notebook's names: np.NaN -> np.nan
             replacement = re.sub(rf"(?<![\w.]){re.escape(bound)}\.", f"{local_head}.", replacement)
-        return expression(replacement).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        result = expression(replacement).with_changes(
+            lpar=updated_node.lpar, rpar=updated_node.rpar
+        )
+        return atom(result) if id(original_node) in self.tight else result
 
 
 def replace_attributes(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
+from nbmodernizer.fixers.rules.libraries.numpy.masked import MaskedArrays
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
     CallRewriter,
@@ -213,11 +214,17 @@ class _Methods(ImportingTransformer):
     argument), `a.ptp(...)` -> `np.ptp(a, ...)`, `a.newbyteorder(o)` ->
     `a.view(a.dtype.newbyteorder(o))` and the statement `a.itemset(i, v)` -> `a.flat[i] = v`
     (one index: a flat one) or `a[i, j] = v`. Never on a module (`np.ptp(a)`), nor
-    `newbyteorder` on a dtype (`a.dtype.newbyteorder()` is still there)."""
+    `newbyteorder` on a dtype (`a.dtype.newbyteorder()` is still there), nor `ptp` on a known
+    masked array (`libraries.numpy.masked`)."""
 
     def __init__(self, context: RuleContext, names: tuple[str, ...]) -> None:
         super().__init__(context)
         self.names = names
+        self.masked: MaskedArrays | None = None
+
+    def visit_Module(self, node: cst.Module) -> None:
+        if "ptp" in self.names:
+            self.masked = MaskedArrays(node, self.aliases)
 
     def _module(self, node: cst.BaseExpression) -> bool:
         name = dotted_name(node)
@@ -234,6 +241,8 @@ class _Methods(ImportingTransformer):
                 return updated_node
             return updated_node.with_changes(func=func.with_changes(attr=cst.Name("tobytes")))
         if name == "ptp":
+            if self.masked is not None and self.masked.known(func.value):
+                return updated_node  # MaskedArray keeps ptp (and np.ptp ignores its mask)
             numpy = self.module_ref("numpy")
             receiver = cst.Arg(value=func.value)
             return updated_node.with_changes(

@@ -29,12 +29,31 @@ RENAMED_MODULES = {
 }
 
 
+# exceptions whose handler catches a failed import
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _catches_import_error(node: cst.Try) -> bool:
+    for handler in node.handlers:
+        caught = handler.type
+        if caught is None:
+            return True
+        types = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+        if any(dotted_name(t) in _IMPORT_ERRORS for t in types):
+            return True
+    return False
+
+
 class RenamedModules(cst.CSTTransformer):
     """`import cPickle as pickle` -> `import pickle`; `import urllib2` ->
-    `import urllib.request as urllib2` (the local name stays, so later cells still work)."""
+    `import urllib.request as urllib2` (the local name stays, so later cells still work).
+    Not in a `try` that catches ImportError: a compatibility branch that works already."""
 
     def __init__(self, _context: RuleContext) -> None:
         pass
+
+    def visit_Try(self, node: cst.Try) -> bool:
+        return not _catches_import_error(node)
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         names = []

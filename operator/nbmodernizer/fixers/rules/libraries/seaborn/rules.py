@@ -19,7 +19,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
-from nbmodernizer.fixers.rules.toolkit.nodes import qualified
+from nbmodernizer.fixers.rules.toolkit.nodes import qualified, string_literal
 from nbmodernizer.fixers.rules.toolkit.probes import keyword_only, lacks, no_parameter
 
 _CATEGORICAL = (
@@ -130,6 +130,33 @@ def _sized(call: cst.Call, context: RuleContext) -> bool:
 # seaborn 0.8 `factorplot(x, y, hue, data, row, col, col_wrap, estimator, ci, n_boot, units,
 # order, hue_order, row_order, col_order, kind="point", size=4, aspect=1, ...)`
 _FACTORPLOT_POSITIONAL = ("x", "y", "hue", "data", "row", "col", "col_wrap")
+# factorplot passed `ax=` on to its plot function: the plot landed on those axes (an empty grid
+# figure beside them), while catplot drops `ax`; the axes-level function keeps the meaning
+_AXES_LEVEL_KINDS = frozenset({"point", "bar", "count", "box", "violin", "strip", "swarm"})
+_GRID_ONLY = frozenset(
+    {"row", "col", "col_wrap", "row_order", "col_order", "facet_kws", "sharex", "sharey",
+     "margin_titles", "legend", "legend_out"}
+)  # fmt: skip
+_FIGURE_SIZE = frozenset({"kind", "size", "aspect"})
+
+
+def _on_given_axes(call: cst.Call) -> cst.Call | None:
+    """`sns.factorplot(..., kind='bar', ax=a)` -> `sns.barplot(..., ax=a)` (keywords only);
+    None when the call draws a grid or its kind is not a literal."""
+    if keyword_arg(call, "ax") is None or not isinstance(call.func, cst.Attribute):
+        return None
+    keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+    if keywords & _GRID_ONLY or len(keywords) != len(call.args):
+        return None
+    kind_arg = keyword_arg(call, "kind")
+    kind = "point" if kind_arg is None else string_literal(kind_arg.value)
+    if kind not in _AXES_LEVEL_KINDS:
+        return None
+    args = [
+        arg for arg in call.args if arg.keyword is None or arg.keyword.value not in _FIGURE_SIZE
+    ]
+    call = with_args(call, args)
+    return call.with_changes(func=renamed_callee(call.func, "factorplot", f"{kind}plot"))
 
 
 class _Factorplot(cst.CSTTransformer):
@@ -145,6 +172,9 @@ class _Factorplot(cst.CSTTransformer):
         if len(positional_args(updated_node)) > len(_FACTORPLOT_POSITIONAL):
             return updated_node
         call = keywordize(updated_node, _FACTORPLOT_POSITIONAL)
+        on_axes = _on_given_axes(call)
+        if on_axes is not None:
+            return on_axes
         args = [
             arg.with_changes(keyword=cst.Name("height"))
             if arg.keyword is not None and arg.keyword.value == "size"

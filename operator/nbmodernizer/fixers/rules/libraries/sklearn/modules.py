@@ -404,7 +404,9 @@ RULES = (
             "package"
         ),
         kind=Kind.API,
-        rewrite=only_if(*_PRIVATE_NEEDLES, rewrite=move_names(_PRIVATE_MOVES)),
+        # a module imported by name keeps it (`from sklearn.feature_extraction import text as
+        # stop_words`): its new name (`text`) is often a name the notebook uses for another thing
+        rewrite=only_if(*_PRIVATE_NEEDLES, rewrite=move_names(_PRIVATE_MOVES, keep_local=True)),
         symptoms=(
             Symptom(
                 "ModuleNotFoundError",
