@@ -11,7 +11,9 @@ Sources, merged in this order (a name keeps the first distribution that claims i
      temporary folder (nothing downloaded is kept).
 Names that are never a package's (the standard library, Python 2's, generic folder names some
 wheels ship by mistake: `tests`, `utils`, ...) are left out, so a notebook's own helper
-module of that name stays code drift.
+module of that name stays code drift; so are modules that moved to another name (`dicom` is
+`pydicom` since 1.0, `fbprophet` is `prophet`): import rules rewrite them, which they could not
+if a missing `dicom` stopped the loop as a missing package.
 
 Usage: scripts/module_packages.py [--wheels FOLDER]   (needs PyPI; about 200 wheels)
 """
@@ -39,8 +41,6 @@ PREFERRED = {
     "bs4": "beautifulsoup4",
     "Crypto": "pycryptodome",
     "dateutil": "python-dateutil",
-    "dicom": "pydicom",  # pydicom < 1.0 was imported as `dicom`; now `pydicom`
-    "fbprophet": "prophet",  # renamed in 1.0; now `prophet`
     "imblearn": "imbalanced-learn",
     "google.protobuf": "protobuf",
     "lightfm": "lightfm",

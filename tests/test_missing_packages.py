@@ -133,10 +133,10 @@ def test_the_loop_stops_after_one_execution_naming_module_and_package_and_pays_n
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(ModuleNotFoundError):  # the test environment must lack it
-        __import__("wordcloud")
-    cloud = "from wordcloud import WordCloud\ncloud = WordCloud(width=200).generate('a b c')"
-    reason = stops_at_once_without_llm(tmp_path, monkeypatch, cloud)
+        __import__("lifelines")
+    survival = "from lifelines import KaplanMeierFitter\nkmf = KaplanMeierFitter().fit([3, 5, 8])"
+    reason = stops_at_once_without_llm(tmp_path, monkeypatch, survival)
     assert (
-        "missing package: `wordcloud` is provided by `wordcloud`, which the environment lacks"
+        "missing package: `lifelines` is provided by `lifelines`, which the environment lacks"
         in reason
     )
