@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXAMPLE ?= examples/wine-removed-apis-2016/spec.yaml
 
-.PHONY: setup example test lint typecheck unit clean kind-up kind-example kind-e2e kind-down
+.PHONY: setup example test lint typecheck unit clean kind-up kind-example kind-e2e kind-down eras past-proofs
 
 $(STAMP): pyproject.toml runner-image/requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,15 @@ typecheck:
 
 unit:
 	$(BIN)/pytest
+
+## The era environments (.eras/, from eras/*.lock), and the rules proven against them: records
+## fixers/rules/past.json and regenerates docs/rules.md (issue #22).
+eras:
+	scripts/era-envs
+
+past-proofs: setup eras
+	$(BIN)/python -m nbmodernizer.fixers.rules.past --write
+	$(BIN)/nbmod rules --markdown > docs/rules.md
 
 ## A local trial on kind (needs Docker and kind): docs/operator.md, "Try it on kind".
 kind-up: setup

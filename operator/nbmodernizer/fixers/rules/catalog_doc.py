@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nbmodernizer.fixers.rules.model import Rule
+from nbmodernizer.fixers.rules.pastrecord import PastRecord, load
 
 HEADER = """# The rulebook
 
@@ -17,6 +18,12 @@ never in the process applying the rules) finds that the legacy API is gone, and
 **reactively** to a cell whose error matches its symptom. Each rule's examples are executed
 by the tests on the installed libraries: the legacy snippet fails (or drifts), the rewrite is
 exact, and the rewritten snippet computes what the legacy one meant.
+
+Column "proven against the past": each example's legacy snippet is run in the era environments
+(`eras/*.lock`: the libraries of 2017 and of 2019) and its rewrite today; the values both bind
+(shapes, dtypes, small values exactly, summary statistics) agree there ("yes: 2019"), differ
+("**fails**"), or the legacy code cannot run in any era or binds nothing comparable ("no", and
+why). Recorded by `python -m nbmodernizer.fixers.rules.past --write` (issue #22).
 """
 
 
@@ -24,21 +31,23 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def markdown(rules: Sequence[Rule]) -> str:
-    lines = [HEADER, f"{len(rules)} rules.", ""]
+def markdown(rules: Sequence[Rule], past: PastRecord | None = None) -> str:
+    past = load() if past is None else past
+    lines = [HEADER, f"{len(rules)} rules.", "", past.count_line([r.id for r in rules]), ""]
     libraries: dict[str, list[Rule]] = {}
     for rule in rules:
         libraries.setdefault(rule.library, []).append(rule)
     for library, group in libraries.items():
-        lines += [f"## {library}", "", "| rule | since | kind | what | symptom | probe |"]
-        lines.append("|---|---|---|---|---|---|")
+        lines += [f"## {library}", ""]
+        lines.append("| rule | since | kind | what | symptom | probe | proven against the past |")
+        lines.append("|---|---|---|---|---|---|---|")
         for rule in group:
             names = dict.fromkeys(s.ename for s in rule.symptoms)  # unique, in order
             symptom = "; ".join(f"`{name}`" for name in names) or "—"
             probe = _cell(rule.gone.describe()) if rule.gone is not None else "reactive only"
             lines.append(
                 f"| `{rule.id}` | {_cell(rule.changed_in)} | {rule.kind.value} "
-                f"| {_cell(rule.summary)} | {symptom} | {probe} |"
+                f"| {_cell(rule.summary)} | {symptom} | {probe} | {_cell(past.column(rule.id))} |"
             )
         lines.append("")
     return "\n".join(lines)

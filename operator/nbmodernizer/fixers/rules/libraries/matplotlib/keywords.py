@@ -219,10 +219,14 @@ RULES = (
                 before=AGG
                 + "fig, ax = plt.subplots()\n"
                 + "ax.boxplot([[1, 2, 3], [2, 3, 4]], labels=['a', 'b'])\n"
+                # drawn first: before matplotlib 3.5, tick labels have their text once drawn
+                + "fig.canvas.draw()\n"
                 + "names = [t.get_text() for t in ax.get_xticklabels()]\nplt.close('all')\n",
                 after=AGG
                 + "fig, ax = plt.subplots()\n"
                 + "ax.boxplot([[1, 2, 3], [2, 3, 4]], tick_labels=['a', 'b'])\n"
+                # drawn first: before matplotlib 3.5, tick labels have their text once drawn
+                + "fig.canvas.draw()\n"
                 + "names = [t.get_text() for t in ax.get_xticklabels()]\nplt.close('all')\n",
                 error="TypeError",
                 check="names == ['a', 'b']",
