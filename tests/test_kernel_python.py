@@ -1,6 +1,6 @@
 """`nbmod modernize --python PATH` (issue #20): the notebook's kernel and the probes of its
 environment run in another interpreter, a venv with other library versions and without
-nbmodernizer (`scripts/other_venv.py`: pandas 1.5, numpy 1.26); its versions are the ones
+nbmodernizer (`testing/environments.py`: pandas 1.5, numpy 1.26); its versions are the ones
 recorded, and the rules decide what is gone by its facts (environment.json), not by this
 process's libraries."""
 
@@ -20,28 +20,19 @@ from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.cli import main
 from nbmodernizer.environment import kernel_interpreter
 from nbmodernizer.execute import Kernel, execute_notebook, prepare_run_folder
+from testing.environments import Environment, other_environment  # noqa: F401
 from testing.notebooks import WRITE, kaggle_folder, notebook
 
 pytestmark = pytest.mark.kernel
 
-ROOT = Path(__file__).resolve().parent.parent
 HERE_PANDAS = pd.__version__
-OTHER_PANDAS, OTHER_NUMPY = "1.5.3", "1.26.4"  # scripts/other_venv.py's REQUIREMENTS
+OTHER_PANDAS, OTHER_NUMPY = "1.5.3", "1.26.4"  # testing/environments.py's REQUIREMENTS
 
 
 @pytest.fixture(scope="session")
-def other_python() -> str:
+def other_python(other_environment: Environment) -> str:  # noqa: F811 (the fixture)
     """The other environment's interpreter, made once (and kept between test runs)."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "other_venv.py")],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.fail(f"the other environment cannot be made:\n{done.stderr}")
-    return done.stdout.strip()
+    return str(other_environment.python)
 
 
 def test_the_other_environment_is_another_one(other_python: str) -> None:
