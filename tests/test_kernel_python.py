@@ -207,3 +207,19 @@ def test_the_rules_follow_the_facts_of_the_environment_the_kernel_runs_in(
     assert "on_bad_lines='warn'" in "".join(fixed_here[2]["source"])
     rules_there = {use["rule"] for use in revision_file(there, 1, "fix.json")["rules"]}
     assert BAD_LINES not in rules_there
+
+
+def test_the_probe_runs_once_for_revisions_that_import_the_same(tmp_path: Path) -> None:
+    """Every revision gets its environment.json, but envprobe.py runs again only when the
+    interpreter or the imports change: here revision 1 imports what revision 0 did."""
+    log = tmp_path / "probes.log"
+    counting = tmp_path / "python"  # this interpreter, noting each envprobe.py it runs
+    counting.write_text(
+        f'#!/bin/sh\ncase "$1" in *envprobe.py) echo "$2" >> {log};; esac\n'
+        f'exec {sys.executable} "$@"\n'
+    )
+    counting.chmod(0o755)
+    out = modernize(tmp_path / "case", str(counting))
+    assert len(log.read_text().splitlines()) == 1
+    first, second = (revision_file(out, n, "environment.json") for n in (0, 1))
+    assert second == first and first["packages"]["pandas"] == HERE_PANDAS
