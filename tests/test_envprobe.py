@@ -196,6 +196,62 @@ def test_an_installed_library_is_probed_in_its_own_environment() -> None:
     assert era.probe_errors == {}
 
 
+def _dist_info(site: Path, name: str, record: str, top_level: str | None) -> None:
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "RECORD").write_text(record)
+    if top_level is not None:
+        (info / "top_level.txt").write_text(top_level)
+
+
+# envprobe.packages with each metadata file read noted: importlib.metadata's (3.8+), else
+# envprobe's own reader (3.6, 3.7)
+NOTE_READS = """
+import json, os, sys
+sys.path[:0] = sys.argv[1:3]
+import envprobe
+read = []
+try:
+    from importlib import metadata
+    original = metadata.PathDistribution.read_text
+    def noted(self, name):
+        read.append([self._path.name, name])
+        return original(self, name)
+    metadata.PathDistribution.read_text = noted
+except ImportError:
+    original = envprobe._read
+    def noted(folder, name):
+        read.append([os.path.basename(folder), name])
+        return original(folder, name)
+    envprobe._read = noted
+print(json.dumps([envprobe.packages(["right", "only"]), read]))
+"""
+
+
+@pytest.mark.parametrize("interpreter", ["3.6", "venv"])
+def test_a_distributions_files_are_read_only_without_its_top_level_txt(
+    interpreter: str, tmp_path: Path
+) -> None:
+    """top_level.txt names a distribution's modules; its RECORD (the file list: reading every
+    distribution's was the probe's slowest step) is read only when that is missing."""
+    site = tmp_path / "site"
+    _dist_info(site, "listed", "right/__init__.py,,\n", "right\n")
+    _dist_info(site, "unlisted", "only/__init__.py,,\nunlisted-1.0.dist-info/RECORD,,\n", None)
+    done = subprocess.run(
+        [INTERPRETERS[interpreter](), "-c", NOTE_READS, str(ENVPROBE.parent), str(site)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found, read = json.loads(done.stdout)
+    assert found == {"listed": "1.0", "unlisted": "1.0"}
+    assert ["unlisted-1.0.dist-info", "RECORD"] in read, read
+    assert ["listed-1.0.dist-info", "top_level.txt"] in read, read
+    assert ["listed-1.0.dist-info", "RECORD"] not in read, read
+
+
 def _run(request: object, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "request.json"
     path.write_text(json.dumps(request))

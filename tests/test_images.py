@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -22,6 +23,8 @@ from typing import Any
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from nbmodernizer.cluster import jobs
@@ -241,6 +244,29 @@ def test_lean_images_install_the_package_without_the_ml_stack(dockerfile: Path) 
     for command in commands:
         assert f"-r {LOCK}" not in command and "[ml]" not in command, command
         assert "torch" not in command and "tensorflow" not in command, command
+
+
+# what a legacy notebook imports, never what nbmodernizer itself needs (issue #20)
+ML_DISTRIBUTIONS = frozenset(
+    {
+        "numpy", "pandas", "scipy", "scikit-learn", "matplotlib", "seaborn", "pillow",
+        "scikit-image", "xgboost", "lightgbm", "catboost", "tensorflow", "tensorflow-cpu",
+        "torch", "keras",
+    }
+)  # fmt: skip
+
+
+def test_the_package_itself_needs_no_ml_library() -> None:
+    """The lean images install `.`, its core dependencies: none is an ML library. They are
+    the `ml` extra's (the dev venv's; the environment image installs the lock)."""
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+
+    def names(requirements: list[str]) -> set[str]:
+        return {canonicalize_name(Requirement(each).name) for each in requirements}
+
+    core, ml = names(project["dependencies"]), names(project["optional-dependencies"]["ml"])
+    assert not core & (ML_DISTRIBUTIONS | ml), core & (ML_DISTRIBUTIONS | ml)
+    assert {"numpy", "pandas", "scipy", "scikit-learn"} <= ml
 
 
 def test_runner_runs_as_the_jobs_user() -> None:

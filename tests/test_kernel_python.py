@@ -1,6 +1,6 @@
 """`nbmod modernize --python PATH` (issue #20): the notebook's kernel and the probes of its
 environment run in another interpreter, a venv with other library versions and without
-nbmodernizer (`scripts/other_venv.py`: pandas 1.5, numpy 1.26); its versions are the ones
+nbmodernizer (`testing/environments.py`: pandas 1.5, numpy 1.26); its versions are the ones
 recorded, and the rules decide what is gone by its facts (environment.json), not by this
 process's libraries."""
 
@@ -20,28 +20,19 @@ from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.cli import main
 from nbmodernizer.environment import kernel_interpreter
 from nbmodernizer.execute import Kernel, execute_notebook, prepare_run_folder
+from testing.environments import Environment, other_environment  # noqa: F401
 from testing.notebooks import WRITE, kaggle_folder, notebook
 
 pytestmark = pytest.mark.kernel
 
-ROOT = Path(__file__).resolve().parent.parent
 HERE_PANDAS = pd.__version__
-OTHER_PANDAS, OTHER_NUMPY = "1.5.3", "1.26.4"  # scripts/other_venv.py's REQUIREMENTS
+OTHER_PANDAS, OTHER_NUMPY = "1.5.3", "1.26.4"  # testing/environments.py's REQUIREMENTS
 
 
 @pytest.fixture(scope="session")
-def other_python() -> str:
+def other_python(other_environment: Environment) -> str:  # noqa: F811 (the fixture)
     """The other environment's interpreter, made once (and kept between test runs)."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "other_venv.py")],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.fail(f"the other environment cannot be made:\n{done.stderr}")
-    return done.stdout.strip()
+    return str(other_environment.python)
 
 
 def test_the_other_environment_is_another_one(other_python: str) -> None:
@@ -216,3 +207,19 @@ def test_the_rules_follow_the_facts_of_the_environment_the_kernel_runs_in(
     assert "on_bad_lines='warn'" in "".join(fixed_here[2]["source"])
     rules_there = {use["rule"] for use in revision_file(there, 1, "fix.json")["rules"]}
     assert BAD_LINES not in rules_there
+
+
+def test_the_probe_runs_once_for_revisions_that_import_the_same(tmp_path: Path) -> None:
+    """Every revision gets its environment.json, but envprobe.py runs again only when the
+    interpreter or the imports change: here revision 1 imports what revision 0 did."""
+    log = tmp_path / "probes.log"
+    counting = tmp_path / "python"  # this interpreter, noting each envprobe.py it runs
+    counting.write_text(
+        f'#!/bin/sh\ncase "$1" in *envprobe.py) echo "$2" >> {log};; esac\n'
+        f'exec {sys.executable} "$@"\n'
+    )
+    counting.chmod(0o755)
+    out = modernize(tmp_path / "case", str(counting))
+    assert len(log.read_text().splitlines()) == 1
+    first, second = (revision_file(out, n, "environment.json") for n in (0, 1))
+    assert second == first and first["packages"]["pandas"] == HERE_PANDAS

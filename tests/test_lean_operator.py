@@ -67,14 +67,66 @@ def grade_with_every_metric(folder: Path) -> None:
         weigh([0.79, 0.81, 0.8, 0.82], adaptive)
 
 
+# what the rules rewrite where these are gone: NumPy's alias, pandas' reader flag,
+# scikit-learn's moved module, TensorFlow 1's session
+LEGACY = (
+    "x = np.float(1)",
+    "frame = pandas.read_csv('t.csv', error_bad_lines=False)",
+    "from sklearn.cross_validation import train_test_split",
+    "session = tensorflow.Session()",
+)
+
+
+def fix_with_the_rules(folder: Path) -> None:
+    """The rules fixer on a notebook that imports every one of HEAVY, with the facts of the
+    environment where it runs: envprobe.py's, gathered in another process (in the cluster,
+    the probe container)."""
+    from nbmodernizer.engine import environment_request
+    from nbmodernizer.facts import gather
+    from nbmodernizer.fixers.base import FixRequest
+    from nbmodernizer.fixers.rules import RulesFixer, all_rules
+    from nbmodernizer.spec import ModernizationSpec
+    from nbmodernizer.status import Diagnosis, FixType, Issue, Outcome
+    from testing.factories import ran, scored
+    from testing.notebooks import notebook
+
+    nb = notebook(NOTEBOOK_IMPORTS + "\nimport numpy as np", *LEGACY)
+    facts = gather(sys.executable, environment_request(nb))
+    assert {"numpy", "pandas", "scikit-learn", "torch"} <= set(facts.packages), facts.packages
+    spec = {"notebook": "n.ipynb", "score": {"metric": "accuracy", "target": 1, "answers": "a"}}
+    diagnosis = Diagnosis(
+        issue=Issue.ERROR, fix_type=FixType.ERROR_REPAIR, outcome=Outcome.ERROR_NON_REPRODUCIBLE
+    )
+    request = FixRequest(
+        notebook=nb,
+        executed=nb,
+        execution=ran(),
+        score=scored(None),
+        diagnosis=diagnosis,
+        issue=Issue.ERROR,
+        fix_type=FixType.ERROR_REPAIR,
+        spec=ModernizationSpec.model_validate(spec),
+        input_dir=None,
+        environment=facts,
+    )
+    attempt = RulesFixer(all_rules()).propose(request)
+    assert attempt.proposal is not None, attempt.note
+    libraries = {use.rule.split(".")[0] for use in attempt.proposal.rules}
+    assert {"numpy", "pandas", "sklearn", "tensorflow"} <= libraries, attempt.proposal.rules
+
+
 def import_numpy(folder: Path) -> None:
     """What the check must see (the control)."""
     importlib.import_module("numpy")
 
 
-# What the operator does, in order. Helper "probes" adds the rules' path here: applying the
-# rules to a notebook that imports every one of HEAVY.
-EXERCISES: list[Callable[[Path], None]] = [import_the_operator, grade_with_every_metric]
+# What the operator does, in order: start, grade, apply the rules to a notebook that imports
+# every one of HEAVY.
+EXERCISES: list[Callable[[Path], None]] = [
+    import_the_operator,
+    grade_with_every_metric,
+    fix_with_the_rules,
+]
 
 
 def heavy_modules_after(*exercises: Callable[[Path], None]) -> list[str]:

@@ -116,6 +116,11 @@ def test_executes_with_grants_only_and_no_credential(s3_bucket: S3Bucket, tmp_pa
     assert "revision 1: completed, 0 cell error(s)" in done.stdout
     assert s3_bucket.read(pod.folder + "submission.csv") == b"id,y\n1,1\n2,0\n"
     assert {pod.folder + n for n in ("executed.ipynb", "execution.json")} <= set(s3_bucket.keys())
+    # one container (--stage all): its own interpreter was probed before the notebook ran
+    facts = json.loads(s3_bucket.read(pod.folder + "environment.json"))
+    assert facts["executable"] == sys.executable
+    [run] = json.loads(s3_bucket.read(pod.folder + "execution.json"))["runs"]
+    assert run["packages"] == facts["packages"] and "pandas" in facts["packages"]
     again = subprocess.run(pod.command, capture_output=True, text=True, timeout=120, env=pod.env)
     assert again.returncode == 4  # its outputs exist: never overwritten, and said so
     assert "refusing a tampered revision" in again.stderr
@@ -133,7 +138,10 @@ def test_a_pod_of_an_indexed_job_runs_once_under_its_own_names(
     assert "revision 0 run 2: completed" in done.stdout
     folder, stored = pod.folder, s3_bucket.keys()
     written = {k[len(folder) :] for k in stored if k.startswith(folder)}
-    assert written == {"notebook.ipynb", "executed-2.ipynb", "submission-2.csv", "execution-2.json"}
+    assert written == {
+        "notebook.ipynb", "environment.json",
+        "executed-2.ipynb", "submission-2.csv", "execution-2.json",
+    }  # fmt: skip
     runs = json.loads(s3_bucket.read(folder + "execution-2.json"))["runs"]
     assert len(runs) == 1 and runs[0]["status"] == "completed"
     several = subprocess.run(

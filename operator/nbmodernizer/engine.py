@@ -13,6 +13,7 @@ _InCluster`) only how to execute a revision and how to fix one.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -77,11 +78,13 @@ MAX_ENVIRONMENT_BYTES = 4 * 2**20  # environment.json: versions, probes' answers
 
 
 def environment_request(notebook: Notebook) -> ProbeRequest:
-    """What envprobe.py is asked before a revision runs: the versions of what it imports and
-    the probes (and signatures) of the rules for those libraries."""
+    """What envprobe.py is asked before a revision runs (by both drivers: `local`, and the
+    runner's fetch stage in the cluster): the modules the notebook imports beyond the standard
+    library (their distributions' versions become the execution's packages) and the probes
+    (and signatures) of the rules for those libraries."""
     from nbmodernizer.fixers.rules.catalog import probe_request  # the whole catalog: on use
 
-    return probe_request(imported_modules(notebook))
+    return probe_request(imported_modules(notebook) - set(sys.stdlib_module_names))
 
 
 def store_environment(store: RevisionStore, revision: int, facts: EnvironmentFacts) -> None:

@@ -372,7 +372,9 @@ def _providers() -> "dict[str, list[tuple[str, str]]]":
         name = distribution.metadata["Name"]
         if not name:
             continue
-        for module in _top_level(distribution.read_text("top_level.txt"), distribution.files):
+        listed = distribution.read_text("top_level.txt")
+        files = distribution.files if not listed else None  # RECORD: read only when needed
+        for module in _top_level(listed, files):
             pair = (name, distribution.version)
             if pair not in providers.setdefault(module, []):
                 providers[module].append(pair)
@@ -413,9 +415,10 @@ def _providers_from_path() -> "dict[str, list[tuple[str, str]]]":
             name, version = _header(headers, "Name"), _header(headers, "Version")
             if not name or not version:
                 continue
-            record = _read(base, "RECORD") or ""
+            listed = _read(base, "top_level.txt")
+            record = "" if listed else _read(base, "RECORD") or ""  # read only when needed
             files = [line.split(",")[0] for line in record.splitlines() if line]
-            for module in _top_level(_read(base, "top_level.txt"), files):
+            for module in _top_level(listed, files):
                 pair = (name, version)
                 if pair not in providers.setdefault(module, []):
                     providers[module].append(pair)

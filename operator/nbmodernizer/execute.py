@@ -29,6 +29,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from nbmodernizer.environment import imported_packages, input_files, visible_gpus
+from nbmodernizer.kernelhost import kernel_env
 from nbmodernizer.notebook import Notebook, as_node, code_cells
 from nbmodernizer.remotekernel import remote_kernel_manager, reported_gpus
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
@@ -70,23 +71,18 @@ KERNEL_ENV_NAMES = frozenset(
     }
 )  # fmt: skip
 KERNEL_ENV_PREFIXES = ("LC_", "JUPYTER_", "OPENBLAS_", "NVIDIA_")
-DEFAULT_MPLBACKEND = "module://matplotlib_inline.backend_inline"
-# Set for every kernel, whatever the driver's environment says: a run has no network, and
-# what a notebook installs (`!pip install`, executed as it is in revision 0) would change the
-# environment that later revisions and other notebooks share. pip installs nothing from an
-# index; the environment rules comment such lines out in the next revision.
-KERNEL_ENV_FIXED = {"PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
 def kernel_environment(source: Mapping[str, str]) -> dict[str, str]:
-    """The allowlisted part of `source` that a kernel gets (locally and in pods)."""
-    env = {
-        name: value
-        for name, value in source.items()
-        if name in KERNEL_ENV_NAMES or name.startswith(KERNEL_ENV_PREFIXES)
-    }
-    env.setdefault("MPLBACKEND", DEFAULT_MPLBACKEND)
-    return {**env, **KERNEL_ENV_FIXED}
+    """The allowlisted part of `source` that a kernel gets (locally and in pods), with the
+    kernel host's defaults and fixed settings (`kernelhost.kernel_env`: their one home)."""
+    return kernel_env(
+        {
+            name: value
+            for name, value in source.items()
+            if name in KERNEL_ENV_NAMES or name.startswith(KERNEL_ENV_PREFIXES)
+        }
+    )
 
 
 def hide_this_process() -> bool:

@@ -50,8 +50,11 @@ DONE = "done"
 GPUS = "gpus"
 START_PREFIX = "start-"
 KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False", "--IPKernelApp.log_level=ERROR")
-# Set for every kernel, whatever the image says (as `execute.KERNEL_ENV_FIXED` locally): a run
-# has no network, and what a notebook installs would change the environment of later runs.
+# Set for every kernel, in pods and locally (`execute.kernel_environment`), whatever the image
+# or the driver's environment says: a run has no network, and what a notebook installs
+# (`!pip install`, executed as it is in revision 0) would change the environment that later
+# revisions and other notebooks share. pip installs nothing from an index; the environment
+# rules comment such lines out in the next revision.
 KERNEL_ENV_FIXED = {"PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 KERNEL_ENV_DEFAULTS = {"MPLBACKEND": "module://matplotlib_inline.backend_inline"}
 PROBE_TIMEOUT_SECONDS = 900  # importing TensorFlow and torch on a busy node takes a while

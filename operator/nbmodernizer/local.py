@@ -30,7 +30,7 @@ from nbmodernizer.engine import (
 )
 from nbmodernizer.environment import kernel_interpreter
 from nbmodernizer.execute import Kernel, ProgressCallback
-from nbmodernizer.facts import EnvironmentFacts, FactsError, gather
+from nbmodernizer.facts import EnvironmentFacts, FactsError, ProbeRequest, gather
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import build_learner
@@ -179,6 +179,7 @@ class _InProcess:
     answers: Answers
     inputs: Path | None
     chain: FixerChain | None = None  # built at the first fix: most imports are the rules'
+    probed: tuple[str, ProbeRequest, EnvironmentFacts] | None = None  # the last `gather`
 
     def execute(self, state: LoopState, revision: int) -> Graded:
         progress, store = self.run.progress, self.run.store
@@ -198,14 +199,19 @@ class _InProcess:
 
     def environment(self, revision: int, notebook: Notebook) -> EnvironmentFacts:
         """The facts of the kernel's interpreter for this revision's imports, stored as its
-        environment.json before it runs (the fixers read them from there)."""
-        python = self.run.python
-        try:
-            facts = gather(python, environment_request(notebook))
-        except FactsError as error:
-            raise InvalidInputError(
-                f"the environment of {python} cannot be probed: {error}"
-            ) from None
+        environment.json before it runs (the fixers read them from there). The probe runs
+        again only when the interpreter or the request (the imports) changed: between
+        revisions the environment does not (a kernel's pip installs nothing from an index),
+        so the previous revision's facts are this one's too, stored again under its name."""
+        python, request = self.run.python, environment_request(notebook)
+        if self.probed is None or self.probed[:2] != (python, request):
+            try:
+                self.probed = (python, request, gather(python, request))
+            except FactsError as error:
+                raise InvalidInputError(
+                    f"the environment of {python} cannot be probed: {error}"
+                ) from None
+        facts = self.probed[2]
         store_environment(self.run.store, revision, facts)
         return facts
 

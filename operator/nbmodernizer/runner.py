@@ -29,8 +29,9 @@ runs our stdlib-only `kernelhost.py` in two more; none holds what another needs 
                      submission from the shared --working-dir, uploads, then tells the
                      kernel's host it is done, so the pod completes
 
-`--stage all` (the default) is the single process: fetch, execute with its own kernel and
-upload; for local use and the `--s3-secret` opt-out.
+`--stage all` (the default) is the single process: fetch, probe its own interpreter (where
+its kernel runs) with envprobe.py and store the FACTS as environment.json, execute with its
+own kernel and upload; for local use and the `--s3-secret` opt-out.
 
 Inputs come from the grants, from `--inputs` (an s3:// prefix, downloaded into
 `--input-dir`) or are already mounted at `--input-dir` (a PVC). The working directory is
@@ -57,11 +58,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from nbmodernizer import kernelhost
-from nbmodernizer.engine import load_notebook, store_execution, store_run
-from nbmodernizer.environment import imported_modules
+from nbmodernizer.engine import environment_request, load_notebook, store_execution, store_run
+from nbmodernizer.engine import store_environment as write_environment
 from nbmodernizer.execute import RunFolder, hide_this_process, kernel_environment
-from nbmodernizer.facts import EnvironmentFacts, FactsError, ProbeRequest
-from nbmodernizer.fixers.rules import catalog
+from nbmodernizer.facts import EnvironmentFacts, FactsError, gather
 from nbmodernizer.grade import SubmissionLimits
 from nbmodernizer.notebook import Notebook, NotebookError, parse_notebook
 from nbmodernizer.podtools import ENVPROBE, KERNELHOST, PROBE_REQUEST
@@ -201,13 +201,6 @@ def run_index(options: RunnerOptions, environ: Mapping[str, str]) -> int | None:
     return index
 
 
-def probe_request(notebook: Notebook) -> ProbeRequest:
-    """What envprobe.py is asked in the notebook's image: the modules the notebook imports
-    (their distributions' versions become the execution's packages) and the probes and
-    signatures of the rules for them (the catalog's)."""
-    return catalog.probe_request(imported_modules(notebook) - set(sys.stdlib_module_names))
-
-
 def write_tools(folder: Path, notebook: Notebook) -> None:
     """Our code for the notebook's image (kernelhost.py, envprobe.py, stdlib only) and the
     probe's request, into the tools folder its containers mount."""
@@ -215,7 +208,7 @@ def write_tools(folder: Path, notebook: Notebook) -> None:
     here = Path(kernelhost.__file__).parent
     for name in (KERNELHOST, ENVPROBE):
         shutil.copyfile(here / name, folder / name)
-    (folder / PROBE_REQUEST).write_text(probe_request(notebook).to_json())
+    (folder / PROBE_REQUEST).write_text(environment_request(notebook).to_json())
 
 
 def fetch_stage(options: RunnerOptions) -> None:
@@ -240,6 +233,17 @@ def store_environment(ref: RevisionRef, facts_dir: Path) -> dict[str, str]:
     facts = EnvironmentFacts.parse(data, f"the probe's {ENVIRONMENT}")
     with suppress(RevisionExistsError):
         ref.store.put(ref.revision, ENVIRONMENT, data)
+    return dict(facts.packages)
+
+
+def probe_here(ref: RevisionRef, notebook: Notebook) -> dict[str, str]:
+    """`--stage all`: one container, whose own interpreter runs the kernel, so envprobe.py
+    runs there too (a subprocess, before the notebook) and its facts are stored as the
+    revision's environment.json (write-once; another pod of the Job may have stored them
+    first); their packages."""
+    facts = gather(sys.executable, environment_request(notebook))
+    with suppress(RevisionExistsError):
+        write_environment(ref.store, ref.revision, facts)
     return dict(facts.packages)
 
 
@@ -294,9 +298,11 @@ def single_process(
         if options.inputs:  # an s3:// prefix is downloaded into --input-dir; a path as is
             input_dir = fetch_dir(options.inputs, Path.cwd(), input_dir)
     notebook = load_notebook(ref.store, ref.revision)
+    packages = probe_here(ref, notebook)
     outputs = execute_runs(
         notebook, run_plan(options), fixed_folders(Path(options.working_dir), input_dir)
     )
+    outputs = [with_packages(output, packages) for output in outputs]
     store_outputs(ref, outputs, index)
     return ref, outputs
 

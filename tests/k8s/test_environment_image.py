@@ -1,6 +1,6 @@
 """The notebook's image is the resource's (`spec.execution.image`), not ours (issue #20): the
 real operator, the emulator, the test kubelet (an image is an interpreter: the other image is
-a venv with pandas 2.2 and no nbmodernizer, `testing/environments.py`) and S3 on moto's
+a venv with pandas 1.5 and no nbmodernizer, `testing/environments.py`) and S3 on moto's
 server. The probe and the kernel run with that image's python; the executor (our image)
 stores the probe's facts as environment.json and records their versions as the execution's;
 the facts of the two images disagree where their pandas do (applymap is gone from pandas 3)."""

@@ -49,6 +49,14 @@ KEYWORD_ONLY_METHODS = frozenset(
         "mask",
     }
 )
+FRAME_ONLY_METHODS = frozenset({"set_index"})  # no Series method of that name to read
+
+
+def _classes(method: str) -> tuple[str, ...]:
+    """The pandas classes that have `method`: their signatures are the ones to read."""
+    return ("DataFrame",) if method in FRAME_ONLY_METHODS else ("DataFrame", "Series")
+
+
 # Callees whose legacy order differs from today's keyword-only order: the legacy order, as far
 # as today's pandas reads it alike (`read_csv`'s `squeeze` and `prefix` are gone, and its
 # `delimiter=None` passed beside `sep` is refused today: only a positional `sep` is named).
@@ -76,8 +84,8 @@ SIGNATURES = tuple(
         {
             *(
                 f"pandas.{kind}.{name}"
-                for kind in ("DataFrame", "Series")
                 for name in KEYWORD_ONLY_METHODS - set(LEGACY_ORDER)
+                for kind in _classes(name)
             ),
             *(name for name in KEYWORD_ONLY_FUNCTIONS if name not in LEGACY_ORDER),
         }
@@ -90,7 +98,7 @@ def _method(name: str, context: RuleContext) -> Accepts | None:
         return LEGACY_ORDER[name]
     kinds = [
         parameters
-        for kind in ("DataFrame", "Series")
+        for kind in _classes(name)
         if (parameters := context.parameters(f"pandas.{kind}.{name}")) is not None
     ]
     found = [accepts(parameters, method=True) for parameters in kinds]
