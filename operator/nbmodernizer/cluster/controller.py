@@ -46,10 +46,19 @@ class WorkQueue:
         self.waiting: set[str] = set()
         self.busy: set[str] = set()
         self.again: set[str] = set()
+        # keys changed while busy by writes that may be the worker's own: re-run unless all are
+        self.again_unless: dict[str, list[Callable[[], bool]]] = {}
         self.tasks: list[asyncio.Task[None]] = []
 
-    def add(self, key: str) -> None:
-        if key in self.busy:
+    def add(self, key: str, ours: Callable[[], bool] | None = None) -> None:
+        """Queue `key`; `ours`: whether the change that calls is the worker's own write
+        (asked again once the worker is done, if it is busy now: its write's event can come
+        before the write's answer does)."""
+        if ours is not None and key in self.busy:
+            self.again_unless.setdefault(key, []).append(ours)
+        elif ours is not None and ours():
+            return
+        elif key in self.busy:
             self.again.add(key)
         elif key not in self.waiting:
             self.waiting.add(key)
@@ -78,6 +87,8 @@ class WorkQueue:
                 after = 30.0
             finally:
                 self.busy.discard(key)
+            if not all(ours() for ours in self.again_unless.pop(key, [])):
+                self.again.add(key)
             if key in self.again:
                 self.again.discard(key)
                 self.add(key)
@@ -101,6 +112,12 @@ class Operator:
     def enqueue(self, namespace: str, name: str) -> None:
         if self.queue is not None:
             self.queue.add(job_key(namespace, name))
+
+    def changed(self, namespace: str, name: str, version: str | None) -> None:
+        """The resource changed: reconcile it unless the change is a write of ours."""
+        if self.queue is not None:
+            ours = lambda: self.reconciler.wrote(namespace, name, version)  # noqa: E731
+            self.queue.add(job_key(namespace, name), ours)
 
     def wake_queued(self) -> None:
         """A Job finished: modernizations waiting for capacity may go now."""
@@ -138,8 +155,7 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     @kopf.on.event(API_GROUP, API_VERSION, PLURAL, registry=registry)
     def modernization_event(body: kopf.Body, **_: object) -> None:
         namespace, name = body.metadata.namespace or "", body.metadata.name or ""
-        if not operator.reconciler.wrote(namespace, name, body.metadata.get("resourceVersion")):
-            operator.enqueue(namespace, name)
+        operator.changed(namespace, name, body.metadata.get("resourceVersion"))
 
     @kopf.on.event("batch", "v1", "jobs", labels={LABEL_MANAGED_BY: MANAGED_BY}, registry=registry)
     def job_event(body: kopf.Body, event: kopf.RawEvent, **_: object) -> None:
