@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from nbmodernizer.cluster import reconcile
 from nbmodernizer.cluster.conditions import conditions_for
-from nbmodernizer.cluster.controller import WorkQueue
+from nbmodernizer.cluster.controller import URGENT, WorkQueue
 from nbmodernizer.cluster.jobs import JobSettings
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_state
 from nbmodernizer.cluster.status_writer import Progress, StatusWriter, merged
@@ -191,3 +191,24 @@ def test_a_status_write_that_changes_nothing_is_not_made_and_own_writes_are_know
     assert len(patches) == 2
     assert writer.wrote("ns/a", "10") and writer.wrote("ns/a", "11")
     assert not writer.wrote("ns/a", "12") and not writer.wrote("ns/b", "10")
+
+
+def test_work_queue_takes_urgent_keys_first_and_a_key_once() -> None:
+    seen: list[str] = []
+
+    def handle(key: str) -> float | None:
+        seen.append(key)
+        return None
+
+    async def scenario() -> None:
+        queue = WorkQueue(handle, workers=1)
+        for key in ("ns/new-1", "ns/new-2", "ns/started"):
+            queue.add(key)
+        queue.add("ns/started", priority=URGENT)  # its Job ended: it goes first, and once
+        queue.add("ns/ended", priority=URGENT)
+        queue.start()
+        await asyncio.sleep(0.2)
+        await queue.stop()
+
+    asyncio.run(scenario())
+    assert seen == ["ns/started", "ns/ended", "ns/new-1", "ns/new-2"]
