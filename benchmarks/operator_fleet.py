@@ -215,11 +215,12 @@ def run_on(
             cpu = cpu_seconds(pid) - cpu_before
         operator.stop()
         reactions = [SEEN_NEXT[name] - FINISHED[name] for name in SEEN_NEXT if name in FINISHED]
+        requests = server.request_log()
         updates = sum(
-            1
-            for line in server.request_log()
-            if line.startswith("PATCH") and line.endswith("/status")
+            1 for line in requests if line.startswith("PATCH") and line.endswith("/status")
         )
+        if os.environ.get("FLEET_REQUEST_LOG"):  # every API request, to count them per kind
+            Path(os.environ["FLEET_REQUEST_LOG"]).write_text("\n".join(requests) + "\n")
         outcomes = [(o.get("status") or {}).get("outcome") for o in api.list(NBMS)]
     return {
         "resources": count,

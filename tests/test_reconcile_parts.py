@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any, cast
 
 from nbmodernizer.cluster import reconcile
 from nbmodernizer.cluster.conditions import conditions_for
-from nbmodernizer.cluster.controller import WorkQueue
+from nbmodernizer.cluster.controller import URGENT, WorkQueue
+from nbmodernizer.cluster.jobs import JobSettings
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_state
+from nbmodernizer.cluster.status_writer import Progress, StatusWriter, merged
+from nbmodernizer.cluster.subject import Subject
+from nbmodernizer.loop import LoopState
 from nbmodernizer.status import ExecutionStatus, Outcome, Phase
 
 
@@ -129,3 +134,81 @@ def test_work_queue_never_runs_one_key_twice_at_once_and_reruns_it_after() -> No
     asyncio.run(scenario())
     assert overlap == []
     assert seen.count("ns/a") == 2 and seen.count("ns/b") == 1
+
+
+def test_work_queue_reruns_a_busy_key_only_for_a_change_that_was_not_its_own_write() -> None:
+    seen: list[str] = []
+    written: set[str] = set()
+
+    def handle(key: str) -> float | None:
+        import time
+
+        seen.append(key)
+        time.sleep(0.05)
+        written.add("v2")  # the write's answer comes after its watch event
+        return None
+
+    async def scenario() -> None:
+        queue = WorkQueue(handle, workers=2)
+        queue.start()
+        queue.add("ns/a")
+        queue.add("ns/b")
+        await asyncio.sleep(0.01)
+        queue.add("ns/a", lambda: "v2" in written)  # our own write: no second run
+        queue.add("ns/b", lambda: "v3" in written)  # somebody else's change: run again
+        await asyncio.sleep(0.3)
+        queue.add("ns/a", lambda: "v2" in written)  # idle now, and known as ours
+        await asyncio.sleep(0.1)
+        await queue.stop()
+
+    asyncio.run(scenario())
+    assert seen.count("ns/a") == 1 and seen.count("ns/b") == 2
+
+
+def test_a_status_write_that_changes_nothing_is_not_made_and_own_writes_are_known() -> None:
+    assert merged({"a": 1, "b": {"c": 2, "d": 3}}, {"a": None, "b": {"d": 4}}) == {
+        "b": {"c": 2, "d": 4}
+    }
+    patches: list[dict[str, object]] = []
+    version = iter(range(10, 99))
+
+    class Kube:
+        def merge_patch(self, path: str, patch: dict[str, Any]) -> dict[str, object]:
+            patches.append(patch)
+            return {"metadata": {"resourceVersion": str(next(version))}, **patch}
+
+    writer = StatusWriter(cast(Any, Kube()))
+    subject = Subject.of(
+        {"metadata": {"namespace": "ns", "name": "a", "generation": 1}, "spec": {}},
+        JobSettings(runner_image="runner", s3_bucket="b"),
+    )
+    state = LoopState(max_iterations=3)
+    written = writer.write(subject, state, Progress(Phase.RUNNING, 0), None)
+    assert written is not None and len(patches) == 1
+    again = writer.write(written, state, Progress(Phase.RUNNING, 0), None)
+    assert again is written and len(patches) == 1  # the status says so already
+    writer.write(written, state, Progress(Phase.RUNNING, 1), None)
+    assert len(patches) == 2
+    assert writer.wrote("ns/a", "10") and writer.wrote("ns/a", "11")
+    assert not writer.wrote("ns/a", "12") and not writer.wrote("ns/b", "10")
+
+
+def test_work_queue_takes_urgent_keys_first_and_a_key_once() -> None:
+    seen: list[str] = []
+
+    def handle(key: str) -> float | None:
+        seen.append(key)
+        return None
+
+    async def scenario() -> None:
+        queue = WorkQueue(handle, workers=1)
+        for key in ("ns/new-1", "ns/new-2", "ns/started"):
+            queue.add(key)
+        queue.add("ns/started", priority=URGENT)  # its Job ended: it goes first, and once
+        queue.add("ns/ended", priority=URGENT)
+        queue.start()
+        await asyncio.sleep(0.2)
+        await queue.stop()
+
+    asyncio.run(scenario())
+    assert seen == ["ns/started", "ns/ended", "ns/new-1", "ns/new-2"]

@@ -8,6 +8,7 @@ modernization's key on a work queue; workers call `Reconciler.reconcile` for it 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import socket
@@ -35,24 +36,41 @@ MANAGED_BY = "nbmodernizer-operator"  # the value build_job gives LABEL_MANAGED_
 LEASE_NAME = "nbmodernizer-operator"
 
 
+URGENT, NORMAL = 0, 1  # a Job of a running modernization ended / anything else
+
+
 class WorkQueue:
-    """Keys to reconcile: deduplicated, one worker per key at a time, delayed retries."""
+    """Keys to reconcile: deduplicated, one worker per key at a time, delayed retries.
+
+    Urgent keys (a running modernization's Job ended) go before the others (a new or changed
+    resource, a retry): in a burst, the next Job of a started modernization does not wait
+    behind the admission of every resource created after it."""
 
     def __init__(self, handle: Callable[[str], float | None], workers: int) -> None:
         self.handle = handle
         self.workers = workers
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
-        self.waiting: set[str] = set()
+        self.queue: asyncio.PriorityQueue[tuple[int, int, str]] = asyncio.PriorityQueue()
+        self.order = itertools.count()  # first in, first out within a priority
+        self.waiting: dict[str, int] = {}  # key -> the best priority it is queued with
         self.busy: set[str] = set()
-        self.again: set[str] = set()
+        self.again: dict[str, int] = {}  # keys to run again once done, with the priority
+        # keys changed while busy by writes that may be the worker's own: re-run unless all are
+        self.again_unless: dict[str, list[Callable[[], bool]]] = {}
         self.tasks: list[asyncio.Task[None]] = []
 
-    def add(self, key: str) -> None:
-        if key in self.busy:
-            self.again.add(key)
-        elif key not in self.waiting:
-            self.waiting.add(key)
-            self.queue.put_nowait(key)
+    def add(self, key: str, ours: Callable[[], bool] | None = None, priority: int = NORMAL) -> None:
+        """Queue `key`; `ours`: whether the change that calls is the worker's own write
+        (asked again once the worker is done, if it is busy now: its write's event can come
+        before the write's answer does)."""
+        if ours is not None and key in self.busy:
+            self.again_unless.setdefault(key, []).append(ours)
+        elif ours is not None and ours():
+            return
+        elif key in self.busy:
+            self.again[key] = min(priority, self.again.get(key, priority))
+        elif self.waiting.get(key, NORMAL + 1) > priority:  # not queued, or queued behind
+            self.waiting[key] = priority
+            self.queue.put_nowait((priority, next(self.order), key))
 
     def add_later(self, key: str, seconds: float) -> None:
         asyncio.get_running_loop().call_later(seconds, self.add, key)
@@ -67,8 +85,10 @@ class WorkQueue:
 
     async def _work(self) -> None:
         while True:
-            key = await self.queue.get()
-            self.waiting.discard(key)
+            priority, _, key = await self.queue.get()
+            if self.waiting.get(key) != priority:
+                continue  # queued again with a higher priority, and taken from there
+            del self.waiting[key]
             self.busy.add(key)
             try:
                 after = await asyncio.to_thread(self.handle, key)
@@ -77,9 +97,10 @@ class WorkQueue:
                 after = 30.0
             finally:
                 self.busy.discard(key)
+            if not all(ours() for ours in self.again_unless.pop(key, [])):
+                self.again.setdefault(key, NORMAL)
             if key in self.again:
-                self.again.discard(key)
-                self.add(key)
+                self.add(key, priority=self.again.pop(key))
             elif after is not None:
                 self.add_later(key, after)
 
@@ -97,9 +118,15 @@ class Operator:
         namespace, name = key.split("/", 1)
         return self.reconciler.reconcile(namespace, name).after
 
-    def enqueue(self, namespace: str, name: str) -> None:
+    def enqueue(self, namespace: str, name: str, priority: int = NORMAL) -> None:
         if self.queue is not None:
-            self.queue.add(job_key(namespace, name))
+            self.queue.add(job_key(namespace, name), priority=priority)
+
+    def changed(self, namespace: str, name: str, version: str | None) -> None:
+        """The resource changed: reconcile it unless the change is a write of ours."""
+        if self.queue is not None:
+            ours = lambda: self.reconciler.wrote(namespace, name, version)  # noqa: E731
+            self.queue.add(job_key(namespace, name), ours)
 
     def wake_queued(self) -> None:
         """A Job finished: modernizations waiting for capacity may go now."""
@@ -136,8 +163,7 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     @kopf.on.event(API_GROUP, API_VERSION, PLURAL, registry=registry)
     def modernization_event(body: kopf.Body, **_: object) -> None:
         namespace, name = body.metadata.namespace or "", body.metadata.name or ""
-        if not operator.reconciler.wrote(namespace, name, body.metadata.get("resourceVersion")):
-            operator.enqueue(namespace, name)
+        operator.changed(namespace, name, body.metadata.get("resourceVersion"))
 
     @kopf.on.event("batch", "v1", "jobs", labels={LABEL_MANAGED_BY: MANAGED_BY}, registry=registry)
     def job_event(body: kopf.Body, event: kopf.RawEvent, **_: object) -> None:
@@ -148,7 +174,7 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
         operator.capacity.mark(key, running=not finished)
         owner = body.metadata.labels.get(LABEL_MODERNIZATION)
         if owner and (state != "running" or has_arrivals(body)):  # runs graded as they end
-            operator.enqueue(namespace, owner)
+            operator.enqueue(namespace, owner, URGENT)
         if finished:
             operator.wake_queued()
 

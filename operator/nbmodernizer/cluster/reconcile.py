@@ -294,7 +294,8 @@ class Reconciler:
         if FINALIZER in subject.finalizers:
             return subject
         finalizers = [*subject.finalizers, FINALIZER]
-        self.kube.merge_patch(subject.path, {"metadata": {"finalizers": finalizers}})
+        updated = self.kube.merge_patch(subject.path, {"metadata": {"finalizers": finalizers}})
+        self.status.own(subject.key, updated)
         return replace(subject, finalizers=tuple(finalizers))
 
     def _stop_jobs(self, namespace: str, name: str) -> None:
@@ -356,6 +357,7 @@ class Reconciler:
         with self.lock:
             self.phases.pop(job_key(namespace, name), None)
             self.inputs.forget(job_key(namespace, name))
+            self.status.forget(job_key(namespace, name))
         self._publish_phases()
 
     def _publish_phases(self) -> None:

@@ -6,6 +6,8 @@ report and final notebook are published first (`outputs.publish`), so the status
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from nbmodernizer.clock import now
@@ -13,12 +15,29 @@ from nbmodernizer.cluster.conditions import conditions_for
 from nbmodernizer.cluster.kube import Kube, KubeError
 from nbmodernizer.cluster.outputs import publish
 from nbmodernizer.cluster.subject import FINAL_PHASES, RecordedStatus, Subject
-from nbmodernizer.cluster.wire import child, text
+from nbmodernizer.cluster.wire import JsonObject, child, text
 from nbmodernizer.loop import LoopState
 from nbmodernizer.spec import ModernizationSpec
 from nbmodernizer.status import ModernizationStatus, Phase
 from nbmodernizer.store.revisions import RevisionStore
 from nbmodernizer.summary import build_status
+
+OWN_VERSIONS_KEPT = 8  # per resource: our writes whose watch events may still be on their way
+
+
+def merged(target: Mapping[str, object], patch: Mapping[str, object]) -> dict[str, object]:
+    """`patch` applied to `target` as a JSON merge patch (RFC 7386): null removes a field,
+    objects merge, anything else replaces."""
+    result = dict(target)
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        elif isinstance(value, Mapping):
+            before = result.get(key)
+            result[key] = merged(before if isinstance(before, Mapping) else {}, value)
+        else:
+            result[key] = value
+    return result
 
 
 @dataclass(frozen=True)
@@ -44,7 +63,8 @@ class Progress:
 class StatusWriter:
     def __init__(self, kube: Kube) -> None:
         self.kube = kube
-        self.written: dict[str, str] = {}  # key -> resourceVersion of our last status write
+        # key -> resourceVersions our own writes made (their watch events need no reconcile)
+        self.written: dict[str, deque[str]] = {}
 
     def write(
         self, subject: Subject, state: LoopState, progress: Progress, run: RunContext | None
@@ -78,16 +98,26 @@ class StatusWriter:
             spec_error=progress.spec_error,
             budget_hold=progress.budget_hold,
         )
+        if merged(previous.wire, wire) == previous.wire:
+            return subject  # the status says this already: a write would only wake watchers
         try:
             updated = self.kube.merge_patch(subject.status_path, {"status": wire})
         except KubeError as error:
             if error.status == 404:
                 return None
             raise
+        self.own(subject.key, updated)
+        return replace(subject, status=RecordedStatus(child(updated, "status") or wire))
+
+    def own(self, key: str, updated: JsonObject) -> None:
+        """Remember the version a write of ours made (a status, the finalizer)."""
         version = text(child(updated, "metadata"), "resourceVersion")
         if version:
-            self.written[subject.key] = version
-        return replace(subject, status=RecordedStatus(child(updated, "status") or wire))
+            kept = self.written.setdefault(key, deque(maxlen=OWN_VERSIONS_KEPT))
+            kept.append(version)
+
+    def forget(self, key: str) -> None:
+        self.written.pop(key, None)
 
     def store_unavailable(self, subject: Subject, message: str) -> None:
         """Say the revision store did not answer; the phase stays what it was."""
@@ -119,6 +149,7 @@ class StatusWriter:
             }
         )
         updated = self.kube.merge_patch(subject.status_path, {"status": {"conditions": conditions}})
+        self.own(subject.key, updated)
         return replace(
             subject, status=RecordedStatus(child(updated, "status") or subject.status.wire)
         )
@@ -126,4 +157,4 @@ class StatusWriter:
     def wrote(self, key: str, resource_version: str | None) -> bool:
         """Whether this version of the resource is the one our own status write made (its
         watch event needs no reconcile: nothing changed that we did not know)."""
-        return resource_version is not None and self.written.get(key) == resource_version
+        return resource_version is not None and resource_version in self.written.get(key, ())
