@@ -88,9 +88,11 @@ def bound_values(python: Path, snippets: Mapping[str, Mapping[str, Any]]) -> dic
 
 
 def _short(text: str) -> str:
-    """A reason the same on every run: without a log line's clock (`[12:44:08] `) or an
-    address, cut at REASON characters."""
+    """A reason the same on every run and in every checkout: without a log line's clock
+    (`[12:44:08] `), an address or a file's path (`(/work/.eras/2019/lib/…/__init__.py)`),
+    cut at REASON characters."""
     text = re.sub(r"0x[0-9a-fA-F]+", "0x…", re.sub(r"\[\d\d:\d\d:\d\d\] ?", "", text))
+    text = re.sub(r" \(/[^)]*\)", "", text)
     return text if len(text) <= REASON else text[: REASON - 1] + "…"
 
 
