@@ -160,13 +160,15 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
         if operator.queue is not None:
             await operator.queue.stop()
 
+    # The event handlers are coroutines: kopf runs a plain function in a worker thread, and the
+    # work queue (an asyncio queue) may only be touched from the event loop's own thread.
     @kopf.on.event(API_GROUP, API_VERSION, PLURAL, registry=registry)
-    def modernization_event(body: kopf.Body, **_: object) -> None:
+    async def modernization_event(body: kopf.Body, **_: object) -> None:
         namespace, name = body.metadata.namespace or "", body.metadata.name or ""
         operator.changed(namespace, name, body.metadata.get("resourceVersion"))
 
     @kopf.on.event("batch", "v1", "jobs", labels={LABEL_MANAGED_BY: MANAGED_BY}, registry=registry)
-    def job_event(body: kopf.Body, event: kopf.RawEvent, **_: object) -> None:
+    async def job_event(body: kopf.Body, event: kopf.RawEvent, **_: object) -> None:
         namespace = body.metadata.namespace or ""
         key = job_key(namespace, body.metadata.name or "")
         state, _reason = job_state(body)
