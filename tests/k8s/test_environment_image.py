@@ -76,3 +76,43 @@ def test_a_resource_in_another_image_is_probed_and_run_there(
                 assert by_name[ours].argv[0].endswith("nbmod-in-pod")
         else:
             assert facts["executable"] != str(other.python)
+
+
+LEGACY = "import numpy as np\nscale = np.float(1)\nshown = test[['x']].applymap(abs)"
+
+
+def test_the_rules_follow_the_facts_of_the_image_the_notebook_runs_in(
+    k8s_api: K8sApi,
+    runner_kubelet: Kubelet | None,
+    nbmod_operator: OperatorStarter,
+    s3_bucket: S3Bucket,
+    tmp_path: Path,
+    other_environment: Environment,
+) -> None:
+    """`np.float` is gone in both images, `applymap` only in ours (pandas 3): the operator fixes
+    both notebooks with the rules, and rewrites applymap only where that image lacks it."""
+    if runner_kubelet is None:
+        pytest.skip("maps an image to a venv in the test kubelet")
+    other = other_environment
+    runner_kubelet.images[other.image] = str(other.python)
+    sources = (READ, LEGACY, PREDICT, WRITE)
+    cases = {
+        "legacy-elsewhere": push_case(
+            tmp_path, s3_bucket, "legacy-elsewhere", *sources, execution={"image": other.image}
+        ),
+        "legacy-at-home": push_case(tmp_path, s3_bucket, "legacy-at-home", *sources),
+    }
+    for document in cases.values():
+        k8s_api.create(NBMS, document)
+    operator = nbmod_operator()
+    for name in cases:
+        status = status_of(wait_finished(k8s_api, name, operator))
+        assert status["outcome"] == "ErrorFreeReproducible", (name, status)
+        final = f"runs/{k8s_api.namespace}/{name}/revisions/0001/notebook.ipynb"
+        code = "\n".join(
+            "".join(cell["source"])
+            for cell in json.loads(s3_bucket.read(final))["cells"]
+            if cell["cell_type"] == "code"
+        )
+        assert "np.float(" not in code, code  # gone in both: rewritten in both
+        assert ("applymap" in code) is (name == "legacy-elsewhere"), code
