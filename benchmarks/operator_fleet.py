@@ -30,12 +30,15 @@ import os
 import random
 import re
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from nbmodernizer.engine import environment_request, store_environment
+from nbmodernizer.facts import EnvironmentFacts, gather
 from nbmodernizer.notebook import serialise
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
 from nbmodernizer.store.layout import (
@@ -69,6 +72,19 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
+LEGACY = notebook("import numpy as np", "x = np.float(1)")
+# What a runner's probe stores before the notebook runs (environment.json): the facts of this
+# interpreter for the notebook's imports, gathered once for the whole fleet (the rules decide
+# from them that np.float is gone)
+FACTS: list[EnvironmentFacts] = []
+
+
+def environment_facts() -> EnvironmentFacts:
+    if not FACTS:
+        FACTS.append(gather(sys.executable, environment_request(LEGACY)))
+    return FACTS[0]
+
+
 # When the kubelet finished each Job (its revision 0 Job) and first saw the next one: the
 # API's timestamps have one-second resolution, so the reaction time is clocked here.
 FINISHED: dict[str, float] = {}
@@ -92,6 +108,7 @@ def finish_instantly(job: Mapping[str, Any]) -> int:
         if failing
         else [],
     )
+    store_environment(store, revision, environment_facts())
     store.put(revision, EXECUTED, store.get(revision, NOTEBOOK))
     if not failing:
         store.put(revision, SUBMISSION, ANSWERS)
@@ -169,7 +186,8 @@ def run_on(
     client = s3_client()
     bucket = f"{BUCKET}-{count}-{int(time.time())}"
     client.create_bucket(Bucket=bucket)
-    legacy = serialise(notebook("import numpy as np", "x = np.float(1)"))
+    legacy = serialise(LEGACY)
+    environment_facts()  # before the clock starts
     client.put_object(Bucket=bucket, Key="in/notebook.ipynb", Body=legacy)
     client.put_object(Bucket=bucket, Key="in/answers.csv", Body=ANSWERS)
     with tempfile.TemporaryDirectory() as scratch, EmulatorServer() as server:
