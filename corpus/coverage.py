@@ -261,14 +261,18 @@ def read_audit(path: Path = AUDIT) -> list[AuditRow]:
 def audit_rewrites(rows: Sequence[AuditRow]) -> list[tuple[AuditRow, bool]]:
     """Each audit row and whether its rule (from the catalog) rewrites its snippet."""
     from nbmodernizer.fixers.rules.catalog import RULES
-    from nbmodernizer.fixers.rules.proof import context_for
+    from nbmodernizer.fixers.rules.proof import context_for, facts_here
 
     by_id = {rule.id: rule for rule in RULES}
     found: list[tuple[AuditRow, bool]] = []
     for row in rows:
         rule = by_id.get(row.rule)
-        context = context_for(row.snippet, ROOT / "corpus")
-        found.append((row, rule is not None and rule.rewrite(row.snippet, context) != row.snippet))
+        if rule is None:
+            found.append((row, False))
+            continue
+        # the rule reads the facts of this environment, as its proofs do
+        context = context_for(row.snippet, ROOT / "corpus", environment=facts_here(rule))
+        found.append((row, rule.rewrite(row.snippet, context) != row.snippet))
     return found
 
 
