@@ -77,9 +77,17 @@ def venv_folder(base: Path, requirements: tuple[str, ...]) -> Path:
 
 
 def _run(command: list[str], what: str) -> str:
+    # the venv stands for an image: what the caller's PYTHONPATH holds (a checkout's
+    # nbmodernizer.egg-info) is not in it
+    isolated = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS, check=False
+            command,
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT_SECONDS,
+            check=False,
+            env=isolated,
         )
     except subprocess.TimeoutExpired:
         raise VenvError(f"{what}: no end after {INSTALL_TIMEOUT_SECONDS} s") from None

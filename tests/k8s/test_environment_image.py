@@ -26,19 +26,26 @@ pytestmark = pytest.mark.kernel
 WHERE = "import sys\nprint('KERNEL', sys.executable, pd.__version__)"
 
 
+@pytest.fixture
+def kubelet_with_other_image(
+    runner_kubelet: Kubelet | None, other_environment: Environment
+) -> tuple[Kubelet, Environment]:
+    """The test kubelet, running the other environment's venv for its image."""
+    if runner_kubelet is None:
+        pytest.skip("maps an image to a venv in the test kubelet")
+    runner_kubelet.images[other_environment.image] = str(other_environment.python)
+    return runner_kubelet, other_environment
+
+
 def test_a_resource_in_another_image_is_probed_and_run_there(
     k8s_api: K8sApi,
-    runner_kubelet: Kubelet | None,
+    kubelet_with_other_image: tuple[Kubelet, Environment],
     nbmod_operator: OperatorStarter,
     s3_bucket: S3Bucket,
     tmp_path: Path,
-    other_environment: Environment,
 ) -> None:
-    if runner_kubelet is None:
-        pytest.skip("maps an image to a venv in the test kubelet")
-    other = other_environment
+    runner_kubelet, other = kubelet_with_other_image
     assert "nbmodernizer" not in other.versions and other.versions["pandas"] != version("pandas")
-    runner_kubelet.images[other.image] = str(other.python)
     one = {"fix": {"maxIterations": 1}}
     cases = {
         "elsewhere": push_case(
@@ -83,18 +90,14 @@ LEGACY = "import numpy as np\nscale = np.float(1)\nshown = test[['x']].applymap(
 
 def test_the_rules_follow_the_facts_of_the_image_the_notebook_runs_in(
     k8s_api: K8sApi,
-    runner_kubelet: Kubelet | None,
+    kubelet_with_other_image: tuple[Kubelet, Environment],
     nbmod_operator: OperatorStarter,
     s3_bucket: S3Bucket,
     tmp_path: Path,
-    other_environment: Environment,
 ) -> None:
     """`np.float` is gone in both images, `applymap` only in ours (pandas 3): the operator fixes
     both notebooks with the rules, and rewrites applymap only where that image lacks it."""
-    if runner_kubelet is None:
-        pytest.skip("maps an image to a venv in the test kubelet")
-    other = other_environment
-    runner_kubelet.images[other.image] = str(other.python)
+    _, other = kubelet_with_other_image
     sources = (READ, LEGACY, PREDICT, WRITE)
     cases = {
         "legacy-elsewhere": push_case(

@@ -8,63 +8,79 @@ process that applies the rules: these classes mirror its JSON kinds (see its doc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 # --- the kinds -------------------------------------------------------------------------------
 
 
+class _Kind:
+    """What every probe shares: its JSON is its kind and its fields, as envprobe.py reads it."""
+
+    kind: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind} | {
+            field.name: _json(getattr(self, field.name))
+            for field in fields(self)  # type: ignore[arg-type]
+        }
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, _Kind):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_json(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True)
-class Lacks:
+class Lacks(_Kind):
     """The module has none of `names`."""
+
+    kind: ClassVar[str] = "lacks"
 
     module: str
     names: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "lacks", "module": self.module, "names": list(self.names)}
 
     def describe(self) -> str:
         return f"{self.module} lacks {_names(self.names)}"
 
 
 @dataclass(frozen=True)
-class LacksAttribute:
+class LacksAttribute(_Kind):
     """The object at `target` (a dotted path: modules, then attributes) has none of `names`."""
+
+    kind: ClassVar[str] = "lacks_attribute"
 
     target: str
     names: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "lacks_attribute", "target": self.target, "names": list(self.names)}
 
     def describe(self) -> str:
         return f"{self.target} lacks {_names(self.names)}"
 
 
 @dataclass(frozen=True)
-class LacksItem:
+class LacksItem(_Kind):
     """The container at `target` holds none of `items` (`in`)."""
+
+    kind: ClassVar[str] = "lacks_item"
 
     target: str
     items: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "lacks_item", "target": self.target, "items": list(self.items)}
 
     def describe(self) -> str:
         return f"{self.target} holds none of {_names(self.items, quote=True)}"
 
 
 @dataclass(frozen=True)
-class NoParameter:
+class NoParameter(_Kind):
     """The callable at `function` takes no `parameter` (`**`: no **kwargs)."""
+
+    kind: ClassVar[str] = "no_parameter"
 
     function: str
     parameter: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "no_parameter", "function": self.function, "parameter": self.parameter}
 
     def describe(self) -> str:
         if self.parameter == "**":
@@ -73,41 +89,38 @@ class NoParameter:
 
 
 @dataclass(frozen=True)
-class KeywordOnly:
+class KeywordOnly(_Kind):
     """The callable at `function` takes `parameter` by keyword only."""
+
+    kind: ClassVar[str] = "keyword_only"
 
     function: str
     parameter: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "keyword_only", "function": self.function, "parameter": self.parameter}
 
     def describe(self) -> str:
         return f"{self.function}() takes `{self.parameter}` by keyword only"
 
 
 @dataclass(frozen=True)
-class ModuleGone:
+class ModuleGone(_Kind):
     """The module cannot be found (a top-level module: it is not installed)."""
 
-    module: str
+    kind: ClassVar[str] = "module_gone"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "module_gone", "module": self.module}
+    module: str
 
     def describe(self) -> str:
         return f"no module {self.module}"
 
 
 @dataclass(frozen=True)
-class Rejects:
+class Rejects(_Kind):
     """The snippet raises ValueError or TypeError (or does not compile): used where no simpler
     kind says it."""
 
-    code: str
+    kind: ClassVar[str] = "rejects"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "rejects", "code": self.code}
+    code: str
 
     def describe(self) -> str:
         lines = "; ".join(line.strip() for line in self.code.strip().splitlines())
@@ -116,44 +129,37 @@ class Rejects:
 
 
 @dataclass(frozen=True)
-class Always:
+class Always(_Kind):
     """Always gone: the rule is applied to every relevant notebook."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "always"}
+    kind: ClassVar[str] = "always"
 
     def describe(self) -> str:
         return "always"
 
 
 @dataclass(frozen=True)
-class Not:
+class Not(_Kind):
+    kind: ClassVar[str] = "not"
     probe: Probe
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "not", "probe": self.probe.to_json()}
 
     def describe(self) -> str:
         return f"not ({self.probe.describe()})"
 
 
 @dataclass(frozen=True)
-class AllOf:
+class AllOf(_Kind):
+    kind: ClassVar[str] = "all"
     probes: tuple[Probe, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "all", "probes": [probe.to_json() for probe in self.probes]}
 
     def describe(self) -> str:
         return " and ".join(_group(probe) for probe in self.probes)
 
 
 @dataclass(frozen=True)
-class AnyOf:
+class AnyOf(_Kind):
+    kind: ClassVar[str] = "any"
     probes: tuple[Probe, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "any", "probes": [probe.to_json() for probe in self.probes]}
 
     def describe(self) -> str:
         return " or ".join(_group(probe) for probe in self.probes)

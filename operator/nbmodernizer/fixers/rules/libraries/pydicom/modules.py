@@ -29,6 +29,12 @@ _WRITE = (
     "ds.Rows = 2\n"
     "ds.is_little_endian, ds.is_implicit_VR = True, True\n"
 )
+# The round trip as pydicom spells it today: what both rules' examples come to.
+_ROUND_TRIP = (
+    "import pydicom\n"
+    "from pydicom.dataset import Dataset\n" + _WRITE + "pydicom.dcmwrite('scan.dcm', ds)\n"
+    "scan = pydicom.dcmread('scan.dcm', force=True)\n"
+)
 
 RULES = (
     Rule(
@@ -58,13 +64,7 @@ RULES = (
                     + "dicom.write_file('scan.dcm', ds)\n"
                     "scan = dicom.read_file('scan.dcm', force=True)\n"
                 ),
-                after=(
-                    "import pydicom\n"
-                    "from pydicom.dataset import Dataset\n"
-                    + _WRITE
-                    + "pydicom.dcmwrite('scan.dcm', ds)\n"
-                    "scan = pydicom.dcmread('scan.dcm', force=True)\n"
-                ),
+                after=_ROUND_TRIP,
                 error="ModuleNotFoundError",
                 check="str(scan.PatientName) == 'Doe^John' and scan.Rows == 2",
             ),
@@ -91,13 +91,7 @@ RULES = (
                     + "pydicom.write_file('scan.dcm', ds)\n"
                     "scan = pydicom.read_file('scan.dcm', force=True)\n"
                 ),
-                after=(
-                    "import pydicom\n"
-                    "from pydicom.dataset import Dataset\n"
-                    + _WRITE
-                    + "pydicom.dcmwrite('scan.dcm', ds)\n"
-                    "scan = pydicom.dcmread('scan.dcm', force=True)\n"
-                ),
+                after=_ROUND_TRIP,
                 error="AttributeError",
                 check="str(scan.PatientName) == 'Doe^John' and scan.Rows == 2",
             ),
