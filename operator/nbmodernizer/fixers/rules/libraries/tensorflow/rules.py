@@ -62,9 +62,16 @@ NAMESPACES = tuple(
 
 
 def _has(context: RuleContext, root: str, path: Sequence[str]) -> bool | None:
-    """Whether the environment's `root` has the dotted `path` (None: unknown there)."""
-    names = context.public_names(".".join([root, *path[:-1]]))
-    return None if names is None else path[-1] in names
+    """Whether the environment's `root` has the dotted `path` (None: unknown there). A
+    namespace its parent lacks has nothing (TensorFlow 2 has no `tf.gfile`, so no
+    `tf.gfile.GFile`): the probe of its names fails there, which says nothing by itself."""
+    for depth, name in enumerate(path):
+        names = context.public_names(".".join([root, *path[:depth]]))
+        if names is None:
+            return None
+        if name not in names:
+            return False
+    return True
 
 
 def _compat_only(context: RuleContext, path: Sequence[str]) -> bool:
@@ -272,6 +279,22 @@ RULES = (
                 + "again = tf.random.uniform([3]).numpy()\n",
                 error="ImportError",
                 check="(first == again).all()",  # the seed still makes the draws repeat
+            ),
+            Example(  # whole namespaces TensorFlow 2 lacks: `tf.gfile`, `tf.logging`
+                before=TF_QUIET
+                + "import tensorflow as tf\n"
+                + "tf.logging.set_verbosity(tf.logging.ERROR)\n"
+                + "with tf.gfile.GFile('labels.txt', 'w') as out:\n"
+                + "    out.write('cat\\ndog\\n')\n"
+                + "labels = tf.gfile.GFile('labels.txt').read().split()\n",
+                after=TF_QUIET
+                + "import tensorflow as tf\n"
+                + "tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)\n"
+                + "with tf.compat.v1.gfile.GFile('labels.txt', 'w') as out:\n"
+                + "    out.write('cat\\ndog\\n')\n"
+                + "labels = tf.compat.v1.gfile.GFile('labels.txt').read().split()\n",
+                error="AttributeError",
+                check="labels == ['cat', 'dog']",
             ),
         ),
     ),
