@@ -16,7 +16,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,10 @@ STARTUP_TIMEOUTS_SECONDS = (60, 180)
 
 # (code cells done, code cells in all, seconds since start)
 ProgressCallback = Callable[[int, int, float], None]
+# Awaited after each code cell ran, with the cell's index and the kernel's client: what
+# observes the kernel between cells (the oracle's fingerprints, `bound_cells`) without being
+# a cell itself, so the executed notebook and its execution counts are the same without it.
+CellHook = Callable[[int, Any], Awaitable[None]]
 
 _PRELUDE = """
 def _nbmodernizer_kaggle_paths(lines, _map={mapping!r}):
@@ -315,8 +319,10 @@ class _Run:
         timeout_seconds: float,
         progress: ProgressCallback | None,
         kernel: Kernel,
+        after_cell: CellHook | None = None,
     ) -> None:
         self.notebook = notebook
+        self.after_cell = after_cell
         self.folder = folder
         self.kernel = kernel
         self.deadline_seconds = timeout_seconds
@@ -411,6 +417,8 @@ class _Run:
                 self._time_out(index)
                 return
             self.executed += 1
+            if self.after_cell is not None:
+                await self.after_cell(index, self.client.kc)
         if self.progress is not None:
             self.progress(len(indices), len(indices), self.elapsed())
 
@@ -459,12 +467,14 @@ async def run_notebook(
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
     kernel: Kernel | None = None,
+    after_cell: CellHook | None = None,
 ) -> ExecutionResult:
     """Execute `notebook` in place (outputs are written into it) and describe the run; its
-    kernel runs in `kernel.python` (default: this interpreter).
+    kernel runs in `kernel.python` (default: this interpreter); `after_cell` is awaited after
+    each code cell.
 
     Several may run at once in one event loop; cancelling one shuts its kernel down."""
-    run = _Run(notebook, folder, timeout_seconds, progress, kernel or Kernel())
+    run = _Run(notebook, folder, timeout_seconds, progress, kernel or Kernel(), after_cell)
     await run.run()
     return run.result()
 
@@ -475,6 +485,9 @@ def execute_notebook(
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
     kernel: Kernel | None = None,
+    after_cell: CellHook | None = None,
 ) -> ExecutionResult:
     """`run_notebook` for callers without an event loop."""
-    return asyncio.run(run_notebook(notebook, folder, timeout_seconds, progress, kernel))
+    return asyncio.run(
+        run_notebook(notebook, folder, timeout_seconds, progress, kernel, after_cell)
+    )
