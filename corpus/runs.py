@@ -9,11 +9,14 @@ own report.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from corpus.cases import Case
 from nbmodernizer.engine import MAX_EXECUTION_BYTES
+from nbmodernizer.environment import imported_modules
 from nbmodernizer.execute import execute_notebook, prepare_run_folder
 from nbmodernizer.fidelity import BLOCKING
 from nbmodernizer.grade import (
@@ -92,9 +95,45 @@ def execute_and_grade(
     return Graded(error, failure, score, reason, reproduced, result.duration_seconds)
 
 
-def modernize(case: Case, out: Path) -> ModernizationStatus:
-    """`nbmod modernize <case>/spec.yaml --out <out>` (the spec says fixers: [rules])."""
-    return modernize_file(case.spec_path, out, parallel_runs=1).status
+def modernize(case: Case, out: Path, oracle_python: str | None = None) -> ModernizationStatus:
+    """`nbmod modernize <case>/spec.yaml --out <out> [--oracle-python PATH]` (the spec says
+    fixers: [rules])."""
+    return modernize_file(case.spec_path, out, parallel_runs=1, oracle_python=oracle_python).status
+
+
+# Which era a legacy notebook can run in: the newest whose venv has every module it imports
+ERA_NAMES = ("2019", "2017")
+_MISSING = (
+    "import importlib.util, sys\n"
+    "print(' '.join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))"
+)
+
+
+def missing_modules(python: Path, modules: list[str]) -> list[str]:
+    """The modules among `modules` that the interpreter `python` cannot import."""
+    done = subprocess.run(
+        [str(python), "-c", _MISSING, *modules],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return done.stdout.split()
+
+
+def era_of(case: Case, eras: Path) -> tuple[str | None, str]:
+    """The era (`eras/<era>/bin/python`) the case's legacy notebook can run in, or None and
+    why none: what each era lacks of what it imports."""
+    notebook = parse_notebook(case.notebook.read_bytes()).notebook
+    modules = sorted(imported_modules(notebook) - set(sys.stdlib_module_names))
+    reasons = []
+    for era in ERA_NAMES:
+        python = eras / era / "bin" / "python"
+        if not python.exists():
+            reasons.append(f"{era} is not made")
+            continue
+        missing = missing_modules(python, modules)
+        if not missing:
+            return era, ""
+        reasons.append(f"{era} lacks {', '.join(missing)}")
+    return None, "; ".join(reasons)
 
 
 # How the diagnosis names an environment problem (nbmodernizer.diagnose.environment_problem).

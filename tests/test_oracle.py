@@ -16,8 +16,10 @@ import pytest
 
 import nbmodernizer
 from nbmodernizer.admit import InvalidInputError
+from nbmodernizer.bound_cells import mutated_names
 from nbmodernizer.bound_values import fingerprint
 from nbmodernizer.cli import main
+from nbmodernizer.notebook import CodeCell
 from nbmodernizer.oracle import BoundRecord, CellPrint, EraRun, Side, compare
 from nbmodernizer.status import CellFidelity, ExecutionResult, ExecutionStatus
 from testing.factories import scored
@@ -223,3 +225,22 @@ def test_a_cell_that_raised_or_was_not_reached_is_not_run_and_malformed_data_is_
         (CellFidelity.NOT_RUN, "not reached in the era"),
     ]
     assert report.first_divergence is None and report.score is None
+
+
+def test_the_names_a_cell_may_change_are_read_from_its_syntax() -> None:
+    cell = CodeCell(
+        1,
+        "%matplotlib inline\n"
+        "df['a'][df['b'] > 0] = 1\n"
+        "x, (y, z) = 1, (2, 3)\n"
+        "model.fit(X, y)\n"
+        "total += 1\n"
+        "for row in rows:\n    seen.add(row)\n"
+        "def f(a):\n    local = a\n    return local\n"
+        "obj.attr.inner = 2\n"
+        "print(df.shape)\n",
+    )
+    assert mutated_names(cell) == [
+        "df", "model", "obj", "row", "seen", "total", "x", "y", "z"
+    ]  # fmt: skip
+    assert mutated_names(CodeCell(1, "%%bash\necho hi")) == []

@@ -160,6 +160,9 @@ class CellRecorder:
         except TimeoutError:
             self.broken = f"no answer in {REQUEST_TIMEOUT_SECONDS} s"
             return None, self.broken
+        except Exception as error:  # the kernel went away: the run itself will say how
+            self.broken = f"the request failed: {str(error)[:MAX_ERROR_CHARS]}"
+            return None, self.broken
         return _answer(reply)
 
     async def __call__(self, index: int, client: Any) -> None:
