@@ -145,7 +145,12 @@ def _era_fields(status: ModernizationStatus, era: str | None, note: str) -> dict
         "era": era,
         "era_note": raised[0] if raised else (oracle.score_reason or ""),
         "era_score": oracle.score,
-        "divergence": f"cell {first.cell}: {first.difference}" if first else "",
+        "divergence": (
+            f"cell {first.cell} ({'rewritten' if first.rewritten else 'unchanged'}): "
+            f"{first.difference}"
+            if first
+            else ""
+        ),
     }
 
 

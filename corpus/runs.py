@@ -8,6 +8,7 @@ own report.
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,6 @@ from pathlib import Path
 
 from corpus.cases import Case
 from nbmodernizer.engine import MAX_EXECUTION_BYTES
-from nbmodernizer.environment import imported_modules
 from nbmodernizer.execute import execute_notebook, prepare_run_folder
 from nbmodernizer.fidelity import BLOCKING
 from nbmodernizer.grade import (
@@ -28,7 +28,7 @@ from nbmodernizer.grade import (
     reproducibility,
 )
 from nbmodernizer.local import modernize_file
-from nbmodernizer.notebook import parse_notebook
+from nbmodernizer.notebook import Notebook, code_cells, parse_notebook
 from nbmodernizer.status import CellError, ExecutionStatus, ModernizationStatus
 from nbmodernizer.store.layout import EXECUTION
 from nbmodernizer.store.revisions import LocalStore, read_execution
@@ -103,10 +103,28 @@ def modernize(case: Case, out: Path, oracle_python: str | None = None) -> Modern
 
 # Which era a legacy notebook can run in: the newest whose venv has every module it imports
 ERA_NAMES = ("2019", "2017")
-_MISSING = (
-    "import importlib.util, sys\n"
-    "print(' '.join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))"
-)
+_MISSING = """
+import importlib.util, sys
+def found(name):
+    try:
+        return importlib.util.find_spec(name) is not None
+    except Exception:  # a parent package that is missing or does not import
+        return False
+print(' '.join(m for m in sys.argv[1:] if not found(m)))
+"""
+
+
+def imported_names(notebook: Notebook) -> list[str]:
+    """Every module the notebook imports by its full name (`sklearn.cross_validation`), beyond
+    the standard library."""
+    names: set[str] = set()
+    for cell in code_cells(notebook):
+        for node in ast.walk(cell.tree) if cell.tree is not None else ():
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+    return sorted(n for n in names if n.split(".")[0] not in sys.stdlib_module_names)
 
 
 def missing_modules(python: Path, modules: list[str]) -> list[str]:
@@ -121,8 +139,7 @@ def missing_modules(python: Path, modules: list[str]) -> list[str]:
 def era_of(case: Case, eras: Path) -> tuple[str | None, str]:
     """The era (`eras/<era>/bin/python`) the case's legacy notebook can run in, or None and
     why none: what each era lacks of what it imports."""
-    notebook = parse_notebook(case.notebook.read_bytes()).notebook
-    modules = sorted(imported_modules(notebook) - set(sys.stdlib_module_names))
+    modules = imported_names(parse_notebook(case.notebook.read_bytes()).notebook)
     reasons = []
     for era in ERA_NAMES:
         python = eras / era / "bin" / "python"

@@ -33,7 +33,9 @@ TRAIN = "id,f1,f2,target\n1,0.5,3,1\n2,-1.0,4,0\n3,2.0,5,1\n4,-0.1,6,0\n"
 # One cell, `.ix` twice: positions on string-labelled columns (pandas < 1.0 fell back to
 # positions: `.iloc`) and a label (`.loc`)
 IX = (
-    "import pandas as pd\ntrain = pd.read_csv('../input/train.csv')",
+    # matplotlib: the era's ipykernel 5 sets its own inline backend (no matplotlib_inline there)
+    "%matplotlib inline\nimport matplotlib.pyplot as plt\nimport pandas as pd\n"
+    "train = pd.read_csv('../input/train.csv')",
     "X = train.ix[:, 1:-1]\ny = train.ix[:, 'target']",
     "test = pd.read_csv('../input/test.csv')\n"
     "test['y'] = (test['x'] > X['f1'].min() + 1).astype(int)",
@@ -99,7 +101,7 @@ def test_a_wrong_rewrite_of_ix_is_named_at_its_cell(tmp_path: Path) -> None:
     assert len(llm.requests) == 1
     assert report["outcome"] == "ErrorFreeReproducible"  # the score does not see it
     first = report["oracle"]["firstDivergence"]
-    assert first["cell"] == first["eraCell"] == 2 and first["name"] == "X"
+    assert first["cell"] == first["eraCell"] == 2 and first["name"] == "X" and first["rewritten"]
     assert first["difference"] == "X: shape [4, 2] != [4, 3]"
     assert by_cell(report)[1] == "same" and by_cell(report)[2] == "diverges"
     html = (tmp_path / "out" / "report.html").read_text()
@@ -131,6 +133,7 @@ def test_an_unrewritten_chained_assignment_diverges_where_it_stands(tmp_path: Pa
     assert oracle["revision"] == 0
     assert oracle["firstDivergence"]["cell"] == 2 and oracle["firstDivergence"]["name"] == "test"
     assert oracle["firstDivergence"]["difference"].startswith("test['y']")
+    assert oracle["firstDivergence"]["rewritten"] is False  # no fixer touched it
     assert by_cell(report) == {1: "same", 2: "diverges", 3: "diverges"}
 
 
@@ -209,6 +212,7 @@ def test_cells_are_matched_across_an_added_cell_and_random_values_are_not_compar
     assert report.first_divergence is not None
     assert (report.first_divergence.cell, report.first_divergence.era_cell) == (3, 2)
     assert report.first_divergence.difference == "b[1]: 2 != 3"
+    assert not report.first_divergence.rewritten  # moved, not changed
     assert report.cells[3].detail == "random: c"
 
 

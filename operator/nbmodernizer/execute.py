@@ -29,7 +29,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from nbmodernizer.environment import imported_packages, input_files, visible_gpus
-from nbmodernizer.kernelhost import kernel_env
+from nbmodernizer.kernelhost import KERNEL_ENV_DEFAULTS, kernel_env
 from nbmodernizer.notebook import Notebook, as_node, code_cells
 from nbmodernizer.remotekernel import remote_kernel_manager, reported_gpus
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
@@ -140,7 +140,9 @@ def kernel_manager(python: str) -> AsyncKernelManager:
 def interpreter_environment(env: Mapping[str, str], python: str) -> dict[str, str]:
     """`env` for a kernel in the interpreter `python`: for another interpreter than this one,
     its folder leads PATH and VIRTUAL_ENV is its venv (or unset), so what the notebook runs
-    by name (`!python`, `!pip`) is that environment's, as in an image whose Python it is."""
+    by name (`!python`, `!pip`) is that environment's, as in an image whose Python it is; and
+    the default inline backend is left to its ipykernel, which sets its own (an era's
+    ipykernel 5 has no matplotlib_inline: `import matplotlib.pyplot` would fail there)."""
     if python == sys.executable:
         return dict(env)
     folder = os.path.dirname(python)
@@ -148,6 +150,8 @@ def interpreter_environment(env: Mapping[str, str], python: str) -> dict[str, st
     changed = {**env, "PATH": f"{folder}{os.pathsep}{path}" if path else folder}
     changed.pop("VIRTUAL_ENV", None)
     changed.pop("CONDA_PREFIX", None)
+    if changed.get("MPLBACKEND") == KERNEL_ENV_DEFAULTS["MPLBACKEND"]:
+        del changed["MPLBACKEND"]
     if os.path.isfile(os.path.join(folder, os.pardir, "pyvenv.cfg")):
         changed["VIRTUAL_ENV"] = os.path.dirname(folder)
     return changed

@@ -6,8 +6,9 @@ kernel); a later revision ran today and recorded the same. Cells are matched as 
 matches them (`fidelity.align`: by position, unless a fix added or removed cells), and each
 matched pair is `same`, `diverges` (the first name whose value differs, as `bound_diff` says
 it), `not comparable` (only opaque values, values that differ from run to run, or a cell with
-no partner) or `not run` (it did not run, or raised, on either side). `compare` returns the
-report's `OracleReport`.
+no partner) or `not run` (it did not run, or raised, on either side); a cell the fixes
+changed is `rewritten` (a divergence in one they left alone is the libraries' drift).
+`compare` returns the report's `OracleReport`.
 """
 
 from __future__ import annotations
@@ -276,10 +277,15 @@ def compare_cells(era: Side, today: Side) -> tuple[list[OracleCell], OracleDiver
             )
             continue
         cell, name, difference = _pair(era, today, old[i].index, new[j].index)
-        cells.append(cell)
+        rewritten = old[i].source != new[j].source
+        cells.append(cell.model_copy(update={"rewritten": rewritten}))
         if first is None and name is not None:
             first = OracleDivergence(
-                cell=new[j].index, era_cell=old[i].index, name=name, difference=difference
+                cell=new[j].index,
+                era_cell=old[i].index,
+                name=name,
+                difference=difference,
+                rewritten=rewritten,
             )
     return cells, first
 

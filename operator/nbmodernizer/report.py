@@ -407,7 +407,13 @@ def _oracle_section(oracle: OracleReport) -> str:
         head = (
             f'<p class="oracle-first">First diverging cell: <strong>cell {first.cell}</strong> '
             f"(original cell {first.era_cell}), <code>{escape(first.name)}</code>: "
-            f"{escape(first.difference)}</p>"
+            f"{escape(first.difference)} "
+            + (
+                "(a cell the fixes rewrote)"
+                if first.rewritten
+                else "(a cell the fixes left as it was: the libraries drifted under it)"
+            )
+            + "</p>"
         )
     elif oracle.cells:
         head = '<p class="oracle-first">No cell diverges from the era.</p>'
@@ -428,11 +434,13 @@ def _oracle_section(oracle: OracleReport) -> str:
         rows.append(
             f'<tr class="{" ".join(css)}"><td class="num">{_opt(cell.index)}</td>'
             f'<td class="num">{_opt(cell.era_index)}</td><td>{escape(cell.fidelity.value)}</td>'
-            f"<td>{escape(cell.detail)}</td></tr>"
+            f"<td>{'yes' if cell.rewritten else ''}</td><td>{escape(cell.detail)}</td></tr>"
         )
     table = (
         '<table class="oracle"><thead><tr><th>Cell</th><th>Original cell</th><th>Fidelity</th>'
-        "<th>Detail</th></tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>"
+        "<th>Rewritten</th><th>Detail</th></tr></thead><tbody>\n"
+        + "\n".join(rows)
+        + "\n</tbody></table>"
     )
     return intro + head + table
 

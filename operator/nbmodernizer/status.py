@@ -402,6 +402,7 @@ class OracleCell(CamelModel):
     )
     fidelity: CellFidelity
     detail: str = ""
+    rewritten: bool = Field(default=False, description="The fixes changed the cell.")
 
 
 class OracleDivergence(CamelModel):
@@ -411,6 +412,10 @@ class OracleDivergence(CamelModel):
     era_cell: int = Field(description="The original's cell, run in the era.")
     name: str = Field(description="The first name whose value differs.")
     difference: str = Field(description="How it differs (bound_diff's line).")
+    rewritten: bool = Field(
+        default=False,
+        description="The fixes changed the cell; else the libraries drifted under it.",
+    )
 
 
 class OracleReport(CamelModel):
