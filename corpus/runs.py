@@ -149,7 +149,8 @@ def era_of(case: Case, eras: Path) -> tuple[str | None, str]:
         missing = missing_modules(python, modules)
         if not missing:
             return era, ""
-        reasons.append(f"{era} lacks {', '.join(missing)}")
+        shown = [m for m in missing if not any(m.startswith(f"{p}.") for p in missing)]
+        reasons.append(f"{era} lacks {', '.join(shown)}")
     return None, "; ".join(reasons)
 
 
