@@ -1,6 +1,6 @@
 """The runnable corpus (corpus/cases/): how many real failures the rules alone bring back.
 
-    python benchmarks/corpus.py [--jobs 2] [--cases a,b] [--json FILE] [--references]
+    python benchmarks/corpus.py [--jobs 2] [--cases a,b] [--json FILE] [--references] [--oracle]
 
 For every case: execute the legacy notebook and check that it fails today with the exception
 and message its case.yaml records; modernize it with `fixers: [rules]` (what `nbmod modernize`
@@ -10,7 +10,10 @@ Prints a table per case and the totals: reproduced, error-free, by library, by c
 iterations used, the share of `api-drift` cases reproduced by the rules alone (issue #9's goal:
 80%), and the cases whose final revision carries a fidelity flag (a model or hyperparameter
 changed) or a blocking one. `--references` also executes each hand-modernized reference and
-prints its score beside the spec's target. Not a test.
+prints its score beside the spec's target. `--oracle` runs each case whose legacy notebook's
+imports an era venv has (.eras/2019, else .eras/2017; scripts/era-envs) with `--oracle-python`
+(issue #22): its era score beside the hand-made target, and the first cell of the final
+revision whose values diverge from the era's; the cases that run in no era, and why. Not a test.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,14 +36,17 @@ sys.path.insert(0, str(ROOT))
 from corpus.cases import Case, load_cases  # noqa: E402
 from corpus.runs import (  # noqa: E402
     blocking_flags,
+    era_of,
     execute_and_grade,
     fidelity_flags,
     modernize,
     reference_inputs,
     stopped_for_environment,
 )
+from nbmodernizer.status import ModernizationStatus  # noqa: E402
 
 GOAL = 0.80
+ERAS = ROOT / ".eras"
 
 
 @dataclass(frozen=True)
@@ -65,10 +72,16 @@ class Row:
     reference_score: float | None
     seconds: float
     gap: str | None = None  # the case's known gap: the rule still missing
+    era: str | None = None  # --oracle: the era its legacy notebook ran in
+    era_note: str = ""  # why it ran in no era, or what failed there
+    era_score: float | None = None
+    era_reproduced: bool = False  # the era score is within the spec's tolerance of the target
+    divergence: str = ""  # the first diverging cell of the final revision ("" none)
 
 
-def run_case(case: Case, references: bool) -> Row:
+def run_case(case: Case, references: bool, oracle: bool = False) -> Row:
     started = time.monotonic()
+    era, era_note = era_of(case, ERAS) if oracle else (None, "")
     with tempfile.TemporaryDirectory(prefix=f"corpus-{case.name}-") as scratch:
         work = Path(scratch)
         legacy = execute_and_grade(case, case.notebook, work / "legacy")
@@ -76,7 +89,8 @@ def run_case(case: Case, references: bool) -> Row:
         as_recorded = (
             error is not None and error.ename == case.exception and case.message in error.evalue
         )
-        status = modernize(case, work / "out")
+        era_python = str(ERAS / era / "bin" / "python") if era else None
+        status = modernize(case, work / "out", era_python)
         final = work / "out" / "final.ipynb"
         regraded = execute_and_grade(case, final, work / "final") if final.is_file() else None
         reference = (
@@ -115,7 +129,64 @@ def run_case(case: Case, references: bool) -> Row:
         reference_score=reference.score if reference else None,
         seconds=round(time.monotonic() - started, 1),
         gap=case.gap,
+        **_era_fields(status, era, era_note),
     )
+
+
+def _era_fields(status: ModernizationStatus, era: str | None, note: str) -> dict[str, Any]:
+    """What the differential run said: the era score, what failed there, the first diverging
+    cell."""
+    oracle = status.oracle
+    if era is None or oracle is None:
+        return {"era": era, "era_note": note or ("" if era is None else status.last_error or "")}
+    raised = [c.detail for c in oracle.cells if c.detail.startswith("raised in the era")]
+    first = oracle.first_divergence
+    return {
+        "era": era,
+        "era_note": raised[0] if raised else (oracle.score_reason or ""),
+        "era_score": oracle.score,
+        "era_reproduced": oracle.reproduced,
+        "divergence": (
+            f"cell {first.cell} ({'rewritten' if first.rewritten else 'unchanged'}): "
+            f"{first.difference}"
+            if first
+            else ""
+        ),
+    }
+
+
+def render_eras(rows: Sequence[Row]) -> str:
+    """--oracle: each case's era score beside its target, and whether the final revision
+    diverges from the era; then the cases no era runs, and why."""
+    ran = [r for r in rows if r.era is not None]
+    lines = [
+        "| case | era | era score | target | era vs target | final score | "
+        "first diverging cell (final) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in ran:
+        era_score = "-" if r.era_score is None else f"{r.era_score:.4f}"
+        gap = "-" if r.era_score is None else f"{(r.era_score - r.target) / abs(r.target):+.2%}"
+        final = "-" if r.final_score is None else f"{r.final_score:.4f}"
+        diverges = r.divergence or "none"
+        era_score += f" ({r.era_note[:80]})" if r.era_note else ""
+        lines.append(
+            f"| {r.name} | {r.era} | {era_score} | {r.target} | {gap} | {final} | "
+            f"{diverges[:120]} |"
+        )
+    scored = [r for r in ran if r.era_score is not None]
+    lines.append("")
+    lines.append(
+        f"cases run in an era: {len(ran)}/{len(rows)}, with an era score: {len(scored)}; "
+        f"era score within the spec's tolerance of the target: "
+        f"{sum(r.era_reproduced for r in scored)}/{len(scored)}; final revision diverges: "
+        f"{sum(bool(r.divergence) for r in ran)} (in a cell the rules rewrote: "
+        f"{sum('(rewritten)' in r.divergence for r in ran)})"
+    )
+    for r in rows:
+        if r.era is None:
+            lines.append(f"  not run in an era, {r.name}: {r.era_note}")
+    return "\n".join(lines)
 
 
 def _share(part: int, whole: int) -> str:
@@ -206,6 +277,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--references", action="store_true", help="also execute and score each reference"
     )
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="also run each legacy notebook in its era (.eras/2019, else 2017): era scores",
+    )
     args = parser.parse_args(argv)
     cases = load_cases()
     if args.cases:
@@ -217,10 +293,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            rows = list(pool.map(run_case, cases, [args.references] * len(cases)))
+            rows = list(
+                pool.map(
+                    run_case, cases, [args.references] * len(cases), [args.oracle] * len(cases)
+                )
+            )
     else:
-        rows = [run_case(case, args.references) for case in cases]
+        rows = [run_case(case, args.references, args.oracle) for case in cases]
     print(render(rows, args.references))
+    if args.oracle:
+        print()
+        print(render_eras(rows))
     print(f"total wall time: {time.monotonic() - started:.0f} s with --jobs {args.jobs}")
     if args.json is not None:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")

@@ -8,7 +8,10 @@ own report.
 
 from __future__ import annotations
 
+import ast
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +28,7 @@ from nbmodernizer.grade import (
     reproducibility,
 )
 from nbmodernizer.local import modernize_file
-from nbmodernizer.notebook import parse_notebook
+from nbmodernizer.notebook import Notebook, code_cells, parse_notebook
 from nbmodernizer.status import CellError, ExecutionStatus, ModernizationStatus
 from nbmodernizer.store.layout import EXECUTION
 from nbmodernizer.store.revisions import LocalStore, read_execution
@@ -92,9 +95,63 @@ def execute_and_grade(
     return Graded(error, failure, score, reason, reproduced, result.duration_seconds)
 
 
-def modernize(case: Case, out: Path) -> ModernizationStatus:
-    """`nbmod modernize <case>/spec.yaml --out <out>` (the spec says fixers: [rules])."""
-    return modernize_file(case.spec_path, out, parallel_runs=1).status
+def modernize(case: Case, out: Path, oracle_python: str | None = None) -> ModernizationStatus:
+    """`nbmod modernize <case>/spec.yaml --out <out> [--oracle-python PATH]` (the spec says
+    fixers: [rules])."""
+    return modernize_file(case.spec_path, out, parallel_runs=1, oracle_python=oracle_python).status
+
+
+# Which era a legacy notebook can run in: the newest whose venv has every module it imports
+ERA_NAMES = ("2019", "2017")
+_MISSING = """
+import importlib.util, sys
+def found(name):
+    try:
+        return importlib.util.find_spec(name) is not None
+    except Exception:  # a parent package that is missing or does not import
+        return False
+print(' '.join(m for m in sys.argv[1:] if not found(m)))
+"""
+
+
+def imported_names(notebook: Notebook) -> list[str]:
+    """Every module the notebook imports by its full name (`sklearn.cross_validation`), beyond
+    the standard library."""
+    names: set[str] = set()
+    for cell in code_cells(notebook):
+        for node in ast.walk(cell.tree) if cell.tree is not None else ():
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+    return sorted(n for n in names if n.split(".")[0] not in sys.stdlib_module_names)
+
+
+def missing_modules(python: Path, modules: list[str]) -> list[str]:
+    """The modules among `modules` that the interpreter `python` cannot import."""
+    done = subprocess.run(
+        [str(python), "-c", _MISSING, *modules],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return done.stdout.split()
+
+
+def era_of(case: Case, eras: Path) -> tuple[str | None, str]:
+    """The era (`eras/<era>/bin/python`) the case's legacy notebook can run in, or None and
+    why none: what each era lacks of what it imports."""
+    modules = imported_names(parse_notebook(case.notebook.read_bytes()).notebook)
+    reasons = []
+    for era in ERA_NAMES:
+        python = eras / era / "bin" / "python"
+        if not python.exists():
+            reasons.append(f"{era} is not made")
+            continue
+        missing = missing_modules(python, modules)
+        if not missing:
+            return era, ""
+        shown = [m for m in missing if not any(m.startswith(f"{p}.") for p in missing)]
+        reasons.append(f"{era} lacks {', '.join(shown)}")
+    return None, "; ".join(reasons)
 
 
 # How the diagnosis names an environment problem (nbmodernizer.diagnose.environment_problem).

@@ -34,6 +34,7 @@ def modernize(
     parallel_runs: int | None = None,
     progress: Progress | None = None,
     python: PathLike | None = None,
+    oracle_python: PathLike | None = None,
 ) -> Report:
     """Modernize one notebook on this machine, as `nbmod modernize` does, and return its report
     (the `ModernizationStatus` written to `out/report.json`; `report.outcome.reproducible`
@@ -50,13 +51,22 @@ def modernize(
     only ipykernel), as `--python` says: its libraries' versions are the ones recorded and the
     ones the rules decide by. Default: this one. One that is not an executable, or lacks
     ipykernel, raises `InvalidInputError` before anything runs.
+
+    `oracle_python` is an era's interpreter (`.eras/2019/bin/python`, checked as `python` is):
+    revision 0 runs there first, and the report's `oracle` gives its score (the era score) and
+    each cell's fidelity to it in the best revision, with the first cell whose values diverge.
     """
     from nbmodernizer.local import kernel_python, modernize_document, modernize_file
 
     out_dir = Path(out) if out is not None else None
     interpreter = kernel_python(os.fspath(python) if python is not None else None, "python=")
+    era = (
+        kernel_python(os.fspath(oracle_python), "oracle_python=")
+        if oracle_python is not None
+        else None
+    )
     if isinstance(spec, str | os.PathLike):
-        return modernize_file(Path(spec), out_dir, progress, parallel_runs, interpreter).status
+        return modernize_file(Path(spec), out_dir, progress, parallel_runs, interpreter, era).status
     if isinstance(spec, NotebookModernization):
         document = spec.model_dump(mode="json", by_alias=True, exclude_unset=True)
     else:
@@ -64,7 +74,7 @@ def modernize(
     folder = Path(base) if base is not None else Path.cwd()
     source = "the spec given to modernize()"
     return modernize_document(
-        document, folder, source, out_dir, progress, parallel_runs, interpreter
+        document, folder, source, out_dir, progress, parallel_runs, interpreter, era
     ).status
 
 

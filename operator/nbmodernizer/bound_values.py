@@ -33,6 +33,11 @@ FINGERPRINT = {"kind": "int" | "float" | "bool" | "none" | "str" | "bytes" | "co
             | {"kind": "sparse", "shape": [...], "nnz": n, "values": FINGERPRINT}
             | {"kind": "opaque", "type": "<module.Class>"}   # not compared: models, figures
     Small values are kept exactly (up to SMALL items), larger ones as summary statistics.
+
+In a notebook's kernel (the differential run, `bound_cells.py`), this file is executed as a
+hidden module and `Cells().after(...)` fingerprints, after each cell, the names the cell bound,
+rebound or may have changed in place: CELL = {"values": {"<name>": FINGERPRINT, ...},
+"cut": true when names or text were left out}, as JSON of at most CELL_TEXT characters.
 """
 
 import contextlib
@@ -261,6 +266,43 @@ def _bound(namespace: Dict[str, Any]) -> Dict[str, Any]:
         and name not in ("get_ipython", "ipython_calls")
         and not isinstance(value, skipped)
     }
+
+
+CELL_NAMES = 40  # names fingerprinted after one cell
+CELL_TEXT = 200000  # characters of one cell's JSON
+
+
+class Cells:
+    """The kernel's side of the differential run: which names each cell bound or rebound (their
+    identity changed since the last cell), with those the caller says it may change in place."""
+
+    def __init__(self) -> None:
+        self.ids: Dict[str, int] = {}
+
+    def after(self, namespace: Dict[str, Any], hidden: Any, mutated: List[str]) -> str:
+        bound = {
+            name: value
+            for name, value in _bound(namespace).items()
+            if not name.startswith("_") and name not in hidden
+        }
+        changed = sorted(
+            name
+            for name, value in bound.items()
+            if name in mutated or self.ids.get(name) != id(value)
+        )
+        self.ids = {name: id(value) for name, value in bound.items()}
+        values = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name in changed[:CELL_NAMES]:
+                try:
+                    values[name] = fingerprint(bound[name])
+                except Exception as error:
+                    values[name] = {"kind": "error", "value": _one_line(error)}
+        text = json.dumps({"values": values, "cut": len(changed) > CELL_NAMES}, sort_keys=True)
+        if len(text) > CELL_TEXT:
+            return json.dumps({"values": {}, "cut": True})
+        return text
 
 
 def _one_line(error: BaseException) -> str:

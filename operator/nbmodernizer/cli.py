@@ -15,7 +15,7 @@ from nbmodernizer.commands import scan as scan_commands
 if TYPE_CHECKING:
     from nbmodernizer.execute import ProgressCallback
     from nbmodernizer.loop import Attempt
-    from nbmodernizer.status import FixRecord
+    from nbmodernizer.status import FixRecord, OracleReport
 
 # The loop's, the runner's and the cluster's modules are imported by the commands that use
 # them: `nbmod scan` and `nbmod fix` need none of them (a second of start-up saved).
@@ -94,7 +94,8 @@ def _modernize(args: argparse.Namespace) -> int:
         out = Path(args.out) if args.out else None
         parallel = _parallel_runs(args.parallel_runs)
         python = kernel_python(args.python, "--python")
-        result = modernize_file(Path(args.spec), out, progress, parallel, python)
+        era = kernel_python(args.oracle_python, "--oracle-python") if args.oracle_python else None
+        result = modernize_file(Path(args.spec), out, progress, parallel, python, era)
     except InvalidInputError as error:
         print(f"nbmod: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -103,6 +104,8 @@ def _modernize(args: argparse.Namespace) -> int:
         print(json.dumps(status.to_wire(), indent=2))
     else:
         print(f"{status.outcome.value if status.outcome else status.phase.value}: {status.message}")
+        if status.oracle is not None:
+            print(f"oracle: {oracle_line(status.oracle)}")
         print(f"report: {result.out_dir / 'report.json'}")
         if (result.out_dir / "report.html").exists():
             print(f"html:   {result.out_dir / 'report.html'}")
@@ -110,6 +113,19 @@ def _modernize(args: argparse.Namespace) -> int:
     if result.exit_code == EXIT_INVALID_INPUT:
         print(f"nbmod: {status.last_error}", file=sys.stderr)
     return result.exit_code
+
+
+def oracle_line(oracle: OracleReport) -> str:
+    """The differential run in one line: the era score, and the first diverging cell."""
+    score = "no score" if oracle.score is None else f"{oracle.score:.6g}"
+    first = oracle.first_divergence
+    if first is not None:
+        where = f"cell {first.cell} diverges first ({first.difference})"
+    elif oracle.cells:
+        where = "no cell diverges"
+    else:
+        where = oracle.note or "no cell compared"
+    return f"era score {score} (Python {oracle.python_version or '?'}); {where}"
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -193,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the interpreter the notebook's kernel runs in, e.g. a venv's bin/python with "
         "other library versions (it needs only ipykernel); the rules decide by its libraries "
         "(default: this nbmod's own)",
+    )
+    modernize.add_argument(
+        "--oracle-python",
+        metavar="PATH",
+        help="an era's interpreter (e.g. .eras/2019/bin/python, with ipykernel): revision 0 runs "
+        "there first; the report gives its score and the first cell of the best revision whose "
+        "values diverge from it",
     )
     modernize.set_defaults(handler=_modernize)
     rules = commands.add_parser("rules", help="list the API-drift rules")

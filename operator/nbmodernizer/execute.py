@@ -16,7 +16,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from nbmodernizer.environment import imported_packages, input_files, visible_gpus
-from nbmodernizer.kernelhost import kernel_env
+from nbmodernizer.kernelhost import KERNEL_ENV_DEFAULTS, kernel_env
 from nbmodernizer.notebook import Notebook, as_node, code_cells
 from nbmodernizer.remotekernel import remote_kernel_manager, reported_gpus
 from nbmodernizer.status import CellError, ExecutionResult, ExecutionStatus
@@ -42,6 +42,10 @@ STARTUP_TIMEOUTS_SECONDS = (60, 180)
 
 # (code cells done, code cells in all, seconds since start)
 ProgressCallback = Callable[[int, int, float], None]
+# Awaited after each code cell ran, with the cell's index and the kernel's client: what
+# observes the kernel between cells (the oracle's fingerprints, `bound_cells`) without being
+# a cell itself, so the executed notebook and its execution counts are the same without it.
+CellHook = Callable[[int, Any], Awaitable[None]]
 
 _PRELUDE = """
 def _nbmodernizer_kaggle_paths(lines, _map={mapping!r}):
@@ -136,7 +140,9 @@ def kernel_manager(python: str) -> AsyncKernelManager:
 def interpreter_environment(env: Mapping[str, str], python: str) -> dict[str, str]:
     """`env` for a kernel in the interpreter `python`: for another interpreter than this one,
     its folder leads PATH and VIRTUAL_ENV is its venv (or unset), so what the notebook runs
-    by name (`!python`, `!pip`) is that environment's, as in an image whose Python it is."""
+    by name (`!python`, `!pip`) is that environment's, as in an image whose Python it is; and
+    the default inline backend is left to its ipykernel, which sets its own (an era's
+    ipykernel 5 has no matplotlib_inline: `import matplotlib.pyplot` would fail there)."""
     if python == sys.executable:
         return dict(env)
     folder = os.path.dirname(python)
@@ -144,6 +150,8 @@ def interpreter_environment(env: Mapping[str, str], python: str) -> dict[str, st
     changed = {**env, "PATH": f"{folder}{os.pathsep}{path}" if path else folder}
     changed.pop("VIRTUAL_ENV", None)
     changed.pop("CONDA_PREFIX", None)
+    if changed.get("MPLBACKEND") == KERNEL_ENV_DEFAULTS["MPLBACKEND"]:
+        del changed["MPLBACKEND"]
     if os.path.isfile(os.path.join(folder, os.pardir, "pyvenv.cfg")):
         changed["VIRTUAL_ENV"] = os.path.dirname(folder)
     return changed
@@ -315,8 +323,10 @@ class _Run:
         timeout_seconds: float,
         progress: ProgressCallback | None,
         kernel: Kernel,
+        after_cell: CellHook | None = None,
     ) -> None:
         self.notebook = notebook
+        self.after_cell = after_cell
         self.folder = folder
         self.kernel = kernel
         self.deadline_seconds = timeout_seconds
@@ -411,6 +421,8 @@ class _Run:
                 self._time_out(index)
                 return
             self.executed += 1
+            if self.after_cell is not None:
+                await self.after_cell(index, self.client.kc)
         if self.progress is not None:
             self.progress(len(indices), len(indices), self.elapsed())
 
@@ -459,12 +471,14 @@ async def run_notebook(
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
     kernel: Kernel | None = None,
+    after_cell: CellHook | None = None,
 ) -> ExecutionResult:
     """Execute `notebook` in place (outputs are written into it) and describe the run; its
-    kernel runs in `kernel.python` (default: this interpreter).
+    kernel runs in `kernel.python` (default: this interpreter); `after_cell` is awaited after
+    each code cell.
 
     Several may run at once in one event loop; cancelling one shuts its kernel down."""
-    run = _Run(notebook, folder, timeout_seconds, progress, kernel or Kernel())
+    run = _Run(notebook, folder, timeout_seconds, progress, kernel or Kernel(), after_cell)
     await run.run()
     return run.result()
 
@@ -475,6 +489,9 @@ def execute_notebook(
     timeout_seconds: float,
     progress: ProgressCallback | None = None,
     kernel: Kernel | None = None,
+    after_cell: CellHook | None = None,
 ) -> ExecutionResult:
     """`run_notebook` for callers without an event loop."""
-    return asyncio.run(run_notebook(notebook, folder, timeout_seconds, progress, kernel))
+    return asyncio.run(
+        run_notebook(notebook, folder, timeout_seconds, progress, kernel, after_cell)
+    )

@@ -10,13 +10,15 @@ import contextlib
 import os
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import yaml
 
 from nbmodernizer.admit import InvalidInputError, admit, keep_original
+from nbmodernizer.bound_cells import CellRecorder, read_record, write_record
 from nbmodernizer.clock import now
 from nbmodernizer.engine import (
     FixOutcome,
@@ -34,10 +36,18 @@ from nbmodernizer.facts import EnvironmentFacts, FactsError, ProbeRequest, gathe
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import build_learner
-from nbmodernizer.grade import Answers
+from nbmodernizer.grade import Answers, grade_runs
 from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, start, unrunnable
 from nbmodernizer.notebook import Notebook
-from nbmodernizer.revision import RunPlan, adaptive_stop, execute_runs, scratch_folders
+from nbmodernizer.oracle import BoundRecord, EraRun, Side, compare
+from nbmodernizer.revision import (
+    RunOutput,
+    RunPlan,
+    adaptive_stop,
+    execute_runs,
+    representative,
+    scratch_folders,
+)
 from nbmodernizer.runfolder import report_files, status_json
 from nbmodernizer.spec import (
     ModernizationSpec,
@@ -45,13 +55,16 @@ from nbmodernizer.spec import (
     SpecError,
     parse_modernization,
 )
-from nbmodernizer.status import FixRecord, ModernizationStatus
+from nbmodernizer.status import FixRecord, ModernizationStatus, OracleReport
 from nbmodernizer.store import StoreError
-from nbmodernizer.store.layout import REPORT_JSON
-from nbmodernizer.store.revisions import LocalStore
+from nbmodernizer.store.layout import BOUND, ORACLE, REPORT_JSON
+from nbmodernizer.store.revisions import LocalStore, read_result
 from nbmodernizer.summary import build_status, phase_of
 
 EXIT_REPRODUCED, EXIT_NOT_REPRODUCED, EXIT_INVALID_INPUT = 0, 1, 2
+# Runs of revision 0 in the era (--oracle-python): a value that differs between them is random
+# and not compared with today's
+ORACLE_RUNS = 2
 
 
 class Progress(Protocol):
@@ -138,6 +151,7 @@ class LocalRun:
     progress: Progress
     parallel_runs: int = 1  # runs of one revision executing at once (score.runs > 1)
     python: str = sys.executable  # where the kernel and the probes run (`kernel_python`)
+    oracle_python: str | None = None  # the era's interpreter of the differential run
     notes: list[str] = field(default_factory=list)
     started_at: str = field(default_factory=now)
 
@@ -165,9 +179,30 @@ class LocalRun:
             raise InvalidInputError(str(error)) from None
         self.notes.extend(admitted.notes)
         driver = _InProcess(self, spec, admitted.answers, admitted.inputs)
+        era = driver.era_run(self.oracle_python) if self.oracle_python is not None else None
         state, action = advance(self.store, *start(spec.fix.max_iterations), driver)
         assert isinstance(action, Finish)  # this driver never waits: it executes in process
-        return self.status(state)
+        status = self.status(state)
+        if era is None:
+            return status
+        return status.model_copy(update={"oracle": self.oracle_report(era, status)})
+
+    def oracle_report(self, era: EraRun, status: ModernizationStatus) -> OracleReport:
+        """The era run against the best revision's run today (the last one run without a
+        best), as the cells each recorded."""
+        executed = [r.iteration for r in status.revisions]
+        revision = status.best_revision if status.best_revision is not None else max(executed)
+        original = load_notebook(self.store, 0)
+        result = read_result(self.store, revision)
+        try:
+            recorded = read_record(self.store, revision, BOUND)
+            bound = BoundRecord.parse(recorded) if recorded is not None else None
+        except (ValueError, TypeError):
+            bound = None
+        if result is None or bound is None:
+            return compare(era, original, None, revision)
+        today = Side(load_notebook(self.store, revision), result.execution, bound, "today")
+        return compare(era, original, today, revision)
 
 
 @dataclass
@@ -187,15 +222,59 @@ class _InProcess:
         notebook = load_notebook(store, revision)
         facts = self.environment(revision, notebook)
         kernel = Kernel(self.run.python, facts.packages)
+        recorders: dict[int, CellRecorder] = {}
         outputs = execute_runs(
             notebook,
             RunPlan.of(self.spec, self.run.parallel_runs, kernel),
             scratch_folders(self.inputs),
             lambda run: progress.cells(revision, run),
             adaptive_stop(self.answers, self.spec),
+            _recording(notebook, recorders) if self.run.oracle_python is not None else None,
         )
         store_execution(store, revision, outputs)
+        if recorders:  # the representative run's cells first: its errors are the result's
+            first = representative(outputs)
+            ordered = [first, *(o for o in outputs if o is not first)]
+            write_record(store, revision, BOUND, _bound(ordered, recorders).to_json())
         return grade_revision(store, revision, self.answers, self.spec)
+
+    def era_run(self, python: str) -> EraRun:
+        """Revision 0 executed ORACLE_RUNS times in the era's interpreter `python`, graded,
+        with what each cell bound; stored as revision 0's oracle.json before the loop."""
+        store = self.run.store
+        notebook = load_notebook(store, 0)
+        facts = self.probe(python, notebook)
+        recorders: dict[int, CellRecorder] = {}
+        plan = RunPlan.of(self.spec, self.run.parallel_runs, Kernel(python, facts.packages))
+        outputs = execute_runs(
+            notebook,
+            replace(plan, runs=ORACLE_RUNS),
+            scratch_folders(self.inputs),
+            None,
+            None,
+            _recording(notebook, recorders),
+        )
+        outputs.sort(key=lambda output: output.run)
+        score = grade_runs([o.submission for o in outputs], self.answers, self.spec.score)
+        era = EraRun(
+            python=python,
+            python_version=facts.python,
+            packages=facts.packages,
+            runs=[output.execution for output in outputs],
+            score=score,
+            bound=_bound(outputs, recorders),
+        )
+        write_record(store, 0, ORACLE, era.to_json())
+        return era
+
+    def probe(self, python: str, notebook: Notebook) -> EnvironmentFacts:
+        """The facts of `python` for the notebook's imports (`environment_request`)."""
+        try:
+            return gather(python, environment_request(notebook))
+        except FactsError as error:
+            raise InvalidInputError(
+                f"the environment of {python} cannot be probed: {error}"
+            ) from None
 
     def environment(self, revision: int, notebook: Notebook) -> EnvironmentFacts:
         """The facts of the kernel's interpreter for this revision's imports, stored as its
@@ -205,12 +284,7 @@ class _InProcess:
         so the previous revision's facts are this one's too, stored again under its name."""
         python, request = self.run.python, environment_request(notebook)
         if self.probed is None or self.probed[:2] != (python, request):
-            try:
-                self.probed = (python, request, gather(python, request))
-            except FactsError as error:
-                raise InvalidInputError(
-                    f"the environment of {python} cannot be probed: {error}"
-                ) from None
+            self.probed = (python, request, self.probe(python, notebook))
         facts = self.probed[2]
         store_environment(self.run.store, revision, facts)
         return facts
@@ -228,6 +302,22 @@ class _InProcess:
         notes.extend(n for n in outcome.notes if n not in notes)
         self.run.progress.fixed(outcome.record, outcome.notes)
         return outcome
+
+
+def _recording(
+    notebook: Notebook, recorders: dict[int, CellRecorder]
+) -> Callable[[int], CellRecorder]:
+    """`execute_runs`' observe: a CellRecorder per run, kept in `recorders` by run."""
+
+    def observe(run: int) -> CellRecorder:
+        recorders[run] = CellRecorder.of(notebook)
+        return recorders[run]
+
+    return observe
+
+
+def _bound(outputs: list[RunOutput], recorders: dict[int, CellRecorder]) -> BoundRecord:
+    return BoundRecord.of([recorders[o.run].cells for o in outputs if o.run in recorders])
 
 
 def write_outputs(run: LocalRun, status: ModernizationStatus, out_dir: Path) -> None:
@@ -251,11 +341,20 @@ def modernize_file(
     progress: Progress | None = None,
     parallel_runs: int | None = None,
     python: str | None = None,
+    oracle_python: str | None = None,
 ) -> LocalResult:
-    """`python`: an interpreter `kernel_python` checked (default: this one)."""
+    """`python`, `oracle_python`: interpreters `kernel_python` checked (default: this one; no
+    differential run)."""
     document = read_document(spec_path)  # InvalidInputError here: no folder to report into
     return modernize_document(
-        document, spec_path.resolve().parent, str(spec_path), out, progress, parallel_runs, python
+        document,
+        spec_path.resolve().parent,
+        str(spec_path),
+        out,
+        progress,
+        parallel_runs,
+        python,
+        oracle_python,
     )
 
 
@@ -267,10 +366,12 @@ def modernize_document(
     progress: Progress | None = None,
     parallel_runs: int | None = None,
     python: str | None = None,
+    oracle_python: str | None = None,
 ) -> LocalResult:
     """Modernize the spec `document` (read from `source`), its relative paths read from `base`;
     the notebook's kernel runs in `python` (an interpreter `kernel_python` checked; default:
-    this one)."""
+    this one). With `oracle_python` (an era's interpreter, checked the same way), revision 0
+    runs there first and the report compares each cell of the best revision with it."""
     out_dir = choose_out_dir(out, run_name(document, base))
     out_dir.mkdir(parents=True, exist_ok=True)
     run = LocalRun(
@@ -280,6 +381,7 @@ def modernize_document(
         progress or QuietProgress(),
         parallel_runs or default_parallel_runs(),
         python or sys.executable,
+        oracle_python,
     )
     try:
         try:

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 from nbmodernizer.notebook import Notebook, cell_sources
 from nbmodernizer.status import (
+    CellFidelity,
     Fidelity,
     FixRecord,
     ModernizationStatus,
+    OracleReport,
     Outcome,
     RevisionRecord,
     RiskFlag,
@@ -45,6 +47,8 @@ th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.fidelity.flagged { background: #fff8c5; }
+tr.diverges td { background: #ffebe9; }
+tr.first td { font-weight: 600; }
 .flag-count { color: #9a6700; font-weight: 600; }
 section.flags { border: 1px solid #d4a72c; border-radius: 6px; background: #fff8c5;
                 padding: .3rem 1rem; margin: .6rem 0; }
@@ -132,6 +136,8 @@ def _summary_rows(status: ModernizationStatus) -> list[tuple[str, str]]:
         rows.append(("Target", escape(format_score(score.target))))
         rows.append(("Best value", escape(format_score(score.value))))
         rows.append(("Reproduced", "yes" if score.reproduced else "no"))
+    if status.oracle is not None:
+        rows.append(("Era score", _era_score(status.oracle)))
     rows.append(("Iterations", escape(status.iterations)))
     rows.append(("Best revision", _opt(status.best_revision)))
     cost = status.cost
@@ -379,6 +385,66 @@ def _fixes(fixes: Sequence[FixRecord]) -> str:
     return "\n".join(_fix_section(f) for f in sorted(fixes, key=lambda f: f.iteration))
 
 
+# ---------------------------------------------------------------- the differential run
+
+
+def _era_score(oracle: OracleReport) -> str:
+    version = f"Python {oracle.python_version}" if oracle.python_version else oracle.python
+    versions = ", ".join(f"{name} {v}" for name, v in sorted(oracle.packages.items()))
+    where = escape(f" ({version}{'; ' + versions if versions else ''})")
+    if oracle.score is None:
+        return f"—{where} <span class='muted'>{escape(oracle.score_reason or '')}</span>"
+    return (
+        escape(format_score(oracle.score)) + where + ("" if oracle.reproduced else " (off target)")
+    )
+
+
+def _oracle_section(oracle: OracleReport) -> str:
+    """The era's run of the original against the compared revision's, cell by cell."""
+    first = oracle.first_divergence
+    revision = "—" if oracle.revision is None else str(oracle.revision)
+    if first is not None:
+        head = (
+            f'<p class="oracle-first">First diverging cell: <strong>cell {first.cell}</strong> '
+            f"(original cell {first.era_cell}), <code>{escape(first.name)}</code>: "
+            f"{escape(first.difference)} "
+            + (
+                "(a cell the fixes rewrote)"
+                if first.rewritten
+                else "(a cell the fixes left as it was: the libraries drifted under it)"
+            )
+            + "</p>"
+        )
+    elif oracle.cells:
+        head = '<p class="oracle-first">No cell diverges from the era.</p>'
+    else:
+        head = f'<p class="muted">{escape(oracle.note or "No cell was compared.")}</p>'
+    intro = (
+        f'<p class="muted">The original ran in {escape(oracle.python)}; revision '
+        f"{escape(revision)} ran today. Cells are matched by position unless the fixes added "
+        "or removed cells; each compares the values it bound.</p>"
+    )
+    if not oracle.cells:
+        return intro + head
+    rows = []
+    for cell in oracle.cells:
+        css = ["diverges"] if cell.fidelity is CellFidelity.DIVERGES else []
+        if first is not None and cell.index == first.cell:
+            css.append("first")
+        rows.append(
+            f'<tr class="{" ".join(css)}"><td class="num">{_opt(cell.index)}</td>'
+            f'<td class="num">{_opt(cell.era_index)}</td><td>{escape(cell.fidelity.value)}</td>'
+            f"<td>{'yes' if cell.rewritten else ''}</td><td>{escape(cell.detail)}</td></tr>"
+        )
+    table = (
+        '<table class="oracle"><thead><tr><th>Cell</th><th>Original cell</th><th>Fidelity</th>'
+        "<th>Rewritten</th><th>Detail</th></tr></thead><tbody>\n"
+        + "\n".join(rows)
+        + "\n</tbody></table>"
+    )
+    return intro + head + table
+
+
 # ---------------------------------------------------------------- diff
 
 
@@ -477,6 +543,11 @@ def render_html(
         _revisions_table(status.revisions),
         "<h2>Fixes</h2>",
         _fixes(status.fixes),
+        *(
+            ["<h2>Differential run: the original in its era</h2>", _oracle_section(status.oracle)]
+            if status.oracle is not None
+            else []
+        ),
         "<h2>Changes: original → final</h2>",
         _diff_section(original, final),
     ]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from nbmodernizer.evidence import decide
 from nbmodernizer.execute import (
+    CellHook,
     Kernel,
     ProgressCallback,
     RunFolder,
@@ -39,6 +40,7 @@ class RunOutput:
     executed: Notebook
     execution: ExecutionResult
     submission: Submission
+    run: int = 0  # which run it was (runs finish in any order)
 
 
 # Each run gets a folder with an empty working directory; the context cleans up after it.
@@ -87,11 +89,13 @@ def execute_runs(
     folders: FolderFactory,
     progress: Callable[[int], ProgressCallback | None] | None = None,
     enough: Enough | None = None,
+    observe: Callable[[int], CellHook | None] | None = None,
 ) -> list[RunOutput]:
     """Execute the revision up to `plan.runs` times, `plan.parallel` at once, each in a fresh
     folder. Stops at a run that did not complete, or once `enough` says the runs so far
-    decide; runs still going are then cancelled (their kernels shut down) and not kept."""
-    return asyncio.run(_execute_runs(notebook, plan, folders, progress, enough))
+    decide; runs still going are then cancelled (their kernels shut down) and not kept.
+    `observe(run)`: what watches that run's kernel after each cell (`execute.CellHook`)."""
+    return asyncio.run(_execute_runs(notebook, plan, folders, progress, enough, observe))
 
 
 async def _execute_runs(
@@ -100,16 +104,18 @@ async def _execute_runs(
     folders: FolderFactory,
     progress: Callable[[int], ProgressCallback | None] | None,
     enough: Enough | None,
+    observe: Callable[[int], CellHook | None] | None,
 ) -> list[RunOutput]:
     async def one(run: int) -> RunOutput:
         with folders() as folder:
             executed = copy_notebook(notebook)
             on_cell = progress(run) if progress is not None else None
+            hook = observe(run) if observe is not None else None
             execution = await run_notebook(
-                executed, folder, plan.timeout_seconds, on_cell, plan.kernel
+                executed, folder, plan.timeout_seconds, on_cell, plan.kernel, hook
             )
             submission = read_submission_file(folder.working / plan.submission, plan.limits)
-        return RunOutput(executed, execution, submission)
+        return RunOutput(executed, execution, submission, run)
 
     outputs: list[RunOutput] = []
     running: dict[asyncio.Task[RunOutput], int] = {}

@@ -386,6 +386,54 @@ class ScoreSummary(CamelModel):
     )
 
 
+class CellFidelity(StrEnum):
+    """What the differential run found for one cell (issue #22)."""
+
+    SAME = "same"  # every value both runs bound agrees
+    DIVERGES = "diverges"  # a value differs
+    NOT_COMPARABLE = "not comparable"  # nothing comparable bound, random, or no partner cell
+    NOT_RUN = "not run"  # the cell did not run, or raised, in the era or today
+
+
+class OracleCell(CamelModel):
+    index: int | None = Field(description="The cell in the compared revision (None: removed).")
+    era_index: int | None = Field(
+        default=None, description="The original's cell it is matched with (None: added)."
+    )
+    fidelity: CellFidelity
+    detail: str = ""
+    rewritten: bool = Field(default=False, description="The fixes changed the cell.")
+
+
+class OracleDivergence(CamelModel):
+    """The first cell whose values differ from what the original computes in the era."""
+
+    cell: int = Field(description="The cell in the compared revision.")
+    era_cell: int = Field(description="The original's cell, run in the era.")
+    name: str = Field(description="The first name whose value differs.")
+    difference: str = Field(description="How it differs (bound_diff's line).")
+    rewritten: bool = Field(
+        default=False,
+        description="The fixes changed the cell; else the libraries drifted under it.",
+    )
+
+
+class OracleReport(CamelModel):
+    """The differential run (`--oracle-python`): revision 0 executed in an era's interpreter,
+    its score and what each cell bound, against the compared revision's run today."""
+
+    python: str = Field(description="The era's interpreter.")
+    python_version: str | None = None
+    packages: dict[str, str] = Field(default_factory=dict)
+    score: float | None = Field(default=None, description="The era score: revision 0's there.")
+    score_reason: str | None = Field(default=None, description="Why there is no era score.")
+    reproduced: bool = Field(default=False, description="The era score is within tolerance.")
+    revision: int | None = Field(default=None, description="The revision compared with it.")
+    first_divergence: OracleDivergence | None = None
+    cells: list[OracleCell] = Field(default_factory=list)
+    note: str | None = Field(default=None, description="Why cells could not be compared.")
+
+
 class Phase(StrEnum):
     PENDING = "Pending"
     QUEUED = "Queued"
@@ -421,6 +469,9 @@ class ModernizationStatus(CamelModel):
     )
     final_notebook: str | None = Field(
         default=None, description="Where the best revision, executed, is (final.ipynb)."
+    )
+    oracle: OracleReport | None = Field(
+        default=None, description="The differential run against an era's interpreter."
     )
 
     def merge_patch(self, previous: Mapping[str, Any]) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def assess(original: Notebook, revision: Notebook, answers: str | None = None) -
     if old_sources == new_sources:
         return Fidelity(similarity=1.0)
     overall = ratio("\n".join(old_sources), "\n".join(new_sources))
-    pairs = _align(old_sources, new_sources)
+    pairs = align(old_sources, new_sources)
     settings = all_settings(old), all_settings(new)
     flags = [
         *subsampling_flags(old, new, *settings),
@@ -71,7 +71,7 @@ def _rounded(ratio: float, changed: bool) -> float:
     return min(value, 1 - 10**-_DECIMALS) if changed else value
 
 
-def _align(old: Sequence[str], new: Sequence[str]) -> list[tuple[int | None, int | None]]:
+def align(old: Sequence[str], new: Sequence[str]) -> list[tuple[int | None, int | None]]:
     """(old position, new position) pairs, aligned as `notebook.cell_changes` aligns cells."""
     pairs: list[tuple[int | None, int | None]] = []
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)

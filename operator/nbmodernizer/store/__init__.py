@@ -17,6 +17,11 @@ Layout under the store's root (a local folder, or an S3 prefix: the same keys be
     revisions/0000/execution-N.json runs: N > 1 in a cluster (one Indexed Job, a pod per
                                     run); run 0's are executed.ipynb and execution.json
     revisions/0000/result.json      execution, score and diagnosis
+    revisions/0000/oracle.json      with --oracle-python: revision 0's run in the era's
+                                    interpreter (its runs, score, each cell's bound values),
+                                    written before the loop starts (`oracle.EraRun`)
+    revisions/0000/bound.json       with --oracle-python: what each cell of the revision's
+                                    run bound (`oracle.BoundRecord`), beside execution.json
     revisions/0001/fix.json         how revision 1 was made from revision 0
     revisions/0001/notebook.ipynb   ...
 

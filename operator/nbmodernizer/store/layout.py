@@ -19,6 +19,10 @@ FIX = "fix.json"
 SPEC = "spec.json"
 # The environment's FACTS (envprobe.py's JSON), written once, before the notebook runs
 ENVIRONMENT = "environment.json"
+# The differential run (--oracle-python): revision 0's run in an era (revision 0 only), and
+# what each cell of a revision's run today bound (`bound_cells`, `oracle`)
+ORACLE = "oracle.json"
+BOUND = "bound.json"
 # At the top of a store, beside `revisions/`, once a run has finished:
 REPORT_JSON = "report.json"  # the status object (a run folder only; in a cluster: .status)
 REPORT_HTML = "report.html"  # report.render_html
