@@ -9,8 +9,9 @@ answers.csv with nbmodernizer's grader (the loop's own report is not trusted for
 Prints a table per case and the totals: reproduced, error-free, by library, by class,
 iterations used, the share of `api-drift` cases reproduced by the rules alone (issue #9's goal:
 80%), and the cases whose final revision carries a fidelity flag (a model or hyperparameter
-changed) or a blocking one. `--references` also executes each hand-modernized reference and
-prints its score beside the spec's target. Not a test.
+changed) or a blocking one, and the cases whose slowest execution took over half its
+deadline (`execution.timeoutSeconds`). `--references` also executes each hand-modernized
+reference and prints its score beside the spec's target. Not a test.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from corpus.runs import (  # noqa: E402
 )
 
 GOAL = 0.80
+# an execution past this share of its deadline is reported: under load it may time out
+NEAR_DEADLINE = 0.5
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class Row:
     reference_score: float | None
     seconds: float
     gap: str | None = None  # the case's known gap: the rule still missing
+    slowest: float = 0.0  # the longest of the case's executions (legacy, revisions, final)
+    timeout: int = 0  # the spec's execution.timeoutSeconds, the deadline of each execution
 
 
 def run_case(case: Case, references: bool) -> Row:
@@ -115,6 +120,12 @@ def run_case(case: Case, references: bool) -> Row:
         reference_score=reference.score if reference else None,
         seconds=round(time.monotonic() - started, 1),
         gap=case.gap,
+        slowest=max(
+            [legacy.seconds]
+            + [r.duration_seconds for r in status.revisions if r.duration_seconds is not None]
+            + [g.seconds for g in (regraded, reference) if g is not None]
+        ),
+        timeout=case.resource.spec.execution.timeout_seconds,
     )
 
 
@@ -195,6 +206,11 @@ def render(rows: Sequence[Row], references: bool) -> str:
     )
     add("cost: $0 (fixers: [rules])")
     add(f"wall time per case (s): {', '.join(f'{r.name} {r.seconds}' for r in rows)}")
+    near = [r for r in rows if r.slowest > NEAR_DEADLINE * r.timeout]
+    add(
+        f"executions past {NEAR_DEADLINE:.0%} of their deadline (slowest s / timeoutSeconds): "
+        + (", ".join(f"{r.name} {r.slowest:.0f}/{r.timeout}" for r in near) or "none")
+    )
     return "\n".join(lines)
 
 
