@@ -9,11 +9,13 @@ answers.csv with nbmodernizer's grader (the loop's own report is not trusted for
 Prints a table per case and the totals: reproduced, error-free, by library, by class,
 iterations used, the share of `api-drift` cases reproduced by the rules alone (issue #9's goal:
 80%), and the cases whose final revision carries a fidelity flag (a model or hyperparameter
-changed) or a blocking one. `--references` also executes each hand-modernized reference and
-prints its score beside the spec's target. `--oracle` runs each case whose legacy notebook's
-imports an era venv has (.eras/2019, else .eras/2017; scripts/era-envs) with `--oracle-python`
-(issue #22): its era score beside the hand-made target, and the first cell of the final
-revision whose values diverge from the era's; the cases that run in no era, and why. Not a test.
+changed) or a blocking one, and the cases whose slowest execution took over half its
+deadline (`execution.timeoutSeconds`). `--references` also executes each hand-modernized
+reference and prints its score beside the spec's target. `--oracle` runs each case whose legacy
+notebook's imports an era venv has (.eras/2019, else .eras/2017; scripts/era-envs) with
+`--oracle-python` (issue #22): its era score beside the hand-made target, and the first cell of
+the final revision whose values diverge from the era's; the cases that run in no era, and why.
+Not a test.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ from nbmodernizer.status import ModernizationStatus  # noqa: E402
 
 GOAL = 0.80
 ERAS = ROOT / ".eras"
+# an execution past this share of its deadline is reported: under load it may time out
+NEAR_DEADLINE = 0.5
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ class Row:
     era_score: float | None = None
     era_reproduced: bool = False  # the era score is within the spec's tolerance of the target
     divergence: str = ""  # the first diverging cell of the final revision ("" none)
+    slowest: float = 0.0  # the longest of the case's executions (legacy, revisions, final)
+    timeout: int = 0  # the spec's execution.timeoutSeconds, the deadline of each execution
 
 
 def run_case(case: Case, references: bool, oracle: bool = False) -> Row:
@@ -130,6 +136,12 @@ def run_case(case: Case, references: bool, oracle: bool = False) -> Row:
         seconds=round(time.monotonic() - started, 1),
         gap=case.gap,
         **_era_fields(status, era, era_note),
+        slowest=max(
+            [legacy.seconds]
+            + [r.duration_seconds for r in status.revisions if r.duration_seconds is not None]
+            + [g.seconds for g in (regraded, reference) if g is not None]
+        ),
+        timeout=case.resource.spec.execution.timeout_seconds,
     )
 
 
@@ -266,6 +278,11 @@ def render(rows: Sequence[Row], references: bool) -> str:
     )
     add("cost: $0 (fixers: [rules])")
     add(f"wall time per case (s): {', '.join(f'{r.name} {r.seconds}' for r in rows)}")
+    near = [r for r in rows if r.slowest > NEAR_DEADLINE * r.timeout]
+    add(
+        f"executions past {NEAR_DEADLINE:.0%} of their deadline (slowest s / timeoutSeconds): "
+        + (", ".join(f"{r.name} {r.slowest:.0f}/{r.timeout}" for r in near) or "none")
+    )
     return "\n".join(lines)
 
 

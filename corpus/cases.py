@@ -62,7 +62,9 @@ REFERENCE = Path("reference") / "notebook.ipynb"
 REFERENCE_INPUTS = Path("reference") / "input"
 # What every case's spec says besides its metric, target and id column.
 SPEC_TOLERANCE = 0.10
-SPEC_TIMEOUT_SECONDS = 60
+# 60 s, or 300 s for a case whose training is slow under load: its reference needs more than
+# a third of 60 s on the 2-core CI machine at a load of ~15 (corpus/README.md, "Deadlines")
+SPEC_TIMEOUTS_SECONDS = (60, 300)
 SPEC_MAX_ITERATIONS = 4
 SPEC_FIXERS = ("rules",)
 
@@ -264,13 +266,18 @@ def _read_spec(folder: Path, name: str, problems: list[str]) -> NotebookModerniz
         ("spec.score.submission", spec.score.submission, "submission.csv"),
         ("spec.score.answers", spec.score.answers, ANSWERS),
         ("spec.score.tolerance", spec.score.tolerance, SPEC_TOLERANCE),
-        ("spec.execution.timeoutSeconds", spec.execution.timeout_seconds, SPEC_TIMEOUT_SECONDS),
         ("spec.fix.maxIterations", spec.fix.max_iterations, SPEC_MAX_ITERATIONS),
         ("spec.fix.fixers", tuple(spec.fix.fixers), SPEC_FIXERS),
     ]
     for field, value, want in expected:
         if value != want:
             problems.append(f"{SPEC}: {field} is {value!r}, the format says {want!r}")
+    timeout = spec.execution.timeout_seconds
+    if timeout not in SPEC_TIMEOUTS_SECONDS:
+        problems.append(
+            f"{SPEC}: spec.execution.timeoutSeconds is {timeout!r}, the format says one of "
+            f"{list(SPEC_TIMEOUTS_SECONDS)}"
+        )
     target = spec.score.target
     if target != float(f"{target:.4g}") and round(target, 4) != target:
         problems.append(

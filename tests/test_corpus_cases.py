@@ -93,6 +93,7 @@ def test_a_case_that_breaks_the_format_is_told_field_by_field(tmp_path: Path) ->
     (broken / "case.yaml").write_text(yaml.safe_dump(facts))
     spec = yaml.safe_load((good / "spec.yaml").read_text())
     spec["spec"]["fix"]["fixers"] = ["rules", "llm"]
+    spec["spec"]["execution"]["timeoutSeconds"] = 90
     (broken / "spec.yaml").write_text(yaml.safe_dump(spec))
     (broken / "input").mkdir()
     (broken / "input" / "answers.csv").write_text("id,y\n1,2\n")
@@ -107,6 +108,7 @@ def test_a_case_that_breaks_the_format_is_told_field_by_field(tmp_path: Path) ->
         "no row of corpus/census.csv has source 'nowhere@0'",
         "metadata.name",
         "spec.fix.fixers",
+        "spec.execution.timeoutSeconds is 90, the format says one of [60, 300]",
         "notebook.ipynb: missing",
         "reference/notebook.ipynb: missing",
         "input/answers.csv holds the answers",
