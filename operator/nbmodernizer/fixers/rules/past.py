@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from nbmodernizer import bound_diff
+from nbmodernizer.bound_values import DISTRIBUTIONS
 from nbmodernizer.environment import python_source
 from nbmodernizer.fixers.rules.catalog import RULES
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
@@ -101,11 +102,17 @@ def _short(text: str) -> str:
     return text if len(text) <= REASON else text[: REASON - 1] + "…"
 
 
-def _unrunnable(rule: Rule, error: str) -> str:
+def _unrunnable(rule: Rule, error: str, packages: Mapping[str, str]) -> str:
     if rule.kind is Kind.PYTHON2:
         return "Python 2 code (the eras run Python 3)"
     name = error.split(":", 1)[0]
     if name in ("ModuleNotFoundError", "ImportError"):
+        # a module of a library the era has (`sklearn.lda`): that release lacks it
+        module = re.search(r"No module named '([\w.]+)'|from '([\w.]+)'", error)
+        top = next(m for m in module.groups() if m).split(".")[0] if module else ""
+        distribution = DISTRIBUTIONS.get(top, "")
+        if distribution in packages:
+            return _short(f"not in {distribution} {packages[distribution]} ({error})")
         return _short(f"not in the era ({error})")
     if name == "SyntaxError":
         return _short(f"the era cannot parse it ({error})")
@@ -188,7 +195,7 @@ def judge(
             f"the era has the change already ({rule.library} {era_version})",
         )
     if then["error"]:
-        return Finding(Verdict.NOT_PROVABLE, _unrunnable(rule, then["error"]))
+        return Finding(Verdict.NOT_PROVABLE, _unrunnable(rule, then["error"], packages))
     if now["error"]:
         return Finding(Verdict.FAILED, _short(f"the rewrite raises today ({now['error']})"))
     imported = imported_names(example.before)
