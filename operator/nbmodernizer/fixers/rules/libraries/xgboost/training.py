@@ -387,6 +387,26 @@ RULES = (
                 error="TypeError",
                 check="metrics == ['error'] and trees == 100",
             ),
+            Example(  # a later fit of the model without early stopping: not the constructor
+                before=(
+                    DATA + "import xgboost as xgb\n"
+                    f"model = xgb.XGBClassifier(n_estimators=50, learning_rate=0.5, {SETTINGS})\n"
+                    f"model.fit(X[:200], y[:200], {SPLIT}, early_stopping_rounds=3, verbose=False)\n"
+                    "model.fit(X, y)  # then every row, every round\n"
+                    "trees = len(model.get_booster().get_dump())\n"
+                ),
+                after=(
+                    DATA + "import xgboost as xgb\n"
+                    f"model = xgb.XGBClassifier(n_estimators=50, learning_rate=0.5, {SETTINGS})\n"
+                    f"model.set_params(early_stopping_rounds=3).fit(X[:200], y[:200], {SPLIT}, "
+                    "verbose=False)\n"
+                    "model.set_params(early_stopping_rounds=None).fit(X, y)  # then every row, "
+                    "every round\n"
+                    "trees = len(model.get_booster().get_dump())\n"
+                ),
+                error="TypeError",
+                check="trees == 50",
+            ),
         ),
     ),
     Rule(
