@@ -200,6 +200,8 @@ def test_fingerprints_agree_on_meaning_not_spelling() -> None:
     assert not same(pd.DataFrame({"a": [1]}), pd.DataFrame({"b": [1]}))
     assert not same(pd.Series([1, 2], index=[0, 1]), pd.Series([1, 2], index=[1, 2]))
     assert not same("a", "b") and not same(True, 1)
+    assert same(complex(0.37370381391652463, 0), complex(0.3737038139165246, 0))  # one ulp
+    assert not same(1 + 2j, 1 + 2.001j)
     big = np.arange(1000.0)
     assert same(big, big + 1e-9) and not same(big, big + 1)
     assert fingerprint(object())["kind"] == "opaque" and same(object(), 1)
