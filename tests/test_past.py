@@ -19,8 +19,15 @@ from nbmodernizer.bound_values import fingerprint
 from nbmodernizer.fixers.rules.catalog import RULES
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
-from nbmodernizer.fixers.rules.past import SCRIPT, EraMissingError, era_names, era_python, prove
-from nbmodernizer.fixers.rules.pastrecord import PastRecord, Verdict, load
+from nbmodernizer.fixers.rules.past import (
+    SCRIPT,
+    EraMissingError,
+    era_names,
+    era_python,
+    example_key,
+    prove,
+)
+from nbmodernizer.fixers.rules.pastrecord import PastRecord, RuleFinding, Verdict, load
 
 ROOT = Path(__file__).resolve().parents[1]
 ERA_ENVS = ROOT / "scripts" / "era-envs"
@@ -52,9 +59,11 @@ def replacing(old: str, new: str) -> Rule:
     )
 
 
-def with_example(rule: Rule, before: str) -> Rule:
+def with_example(rule: Rule, before: str, era_differences: dict[str, str] | None = None) -> Rule:
     after = rule.rewrite(before, RuleContext(aliases={}, gpu_available=False))
     example = Example(before=before, after=after, check="True")
+    if era_differences is not None:
+        example = replace(example, era_differences=era_differences)
     return replace(rule, examples=(example,))
 
 
@@ -119,7 +128,25 @@ def test_a_rewrite_that_changes_meaning_fails_its_past_proof() -> None:
         replacing("plt.figure(", "plt.figure(num=None, "),
         "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(4, 3))\n",
     )
-    record = prove([wrong_rows, wrong_columns, right, random, figure], era)
+    # a difference explained in writing "differs", with its reason; a reason for another
+    # value excuses nothing
+    explained = with_example(
+        replace(replacing(".ix[", ".iloc["), id="test.explained"),
+        FRAME + "rows = frame.ix[1:2]\n",
+        {"rows": "made up: the library changed"},
+    )
+    elsewhere = with_example(
+        replace(replacing(".ix[", ".iloc["), id="test.elsewhere"),
+        FRAME + "rows = frame.ix[1:2]\n",
+        {"frame": "made up: the library changed"},
+    )
+    # the legacy API a rewrite no longer imports is not a value the snippet computed
+    no_import = with_example(
+        replacing("from math import pi\nhalf = pi", "import math\nhalf = math.pi"),
+        "from math import pi\nhalf = pi / 2\n",
+    )
+    rules = [wrong_rows, wrong_columns, right, random, figure, explained, elsewhere, no_import]
+    record = prove(rules, era)
     found = record.rules
     assert found[wrong_rows.id].verdict is Verdict.FAILED
     reason = "rows: shape [2, 2] != [1, 2] (the rewrite differs in the era too)"
@@ -131,7 +158,28 @@ def test_a_rewrite_that_changes_meaning_fails_its_past_proof() -> None:
     assert found[random.id].reason == "random: draw"
     assert found[figure.id].verdict is Verdict.NOT_PROVABLE
     assert found[figure.id].reason == "binds nothing comparable (Figure)"
+    assert found["test.explained"] == RuleFinding(
+        Verdict.DIFFERS, ("2019",), "rows: shape [2, 2] != [1, 2]", "made up: the library changed"
+    )
+    assert found["test.elsewhere"].verdict is Verdict.FAILED
+    assert found["test.elsewhere"].reason == reason
+    assert found[no_import.id].verdict is Verdict.PROVEN
     assert PastRecord.from_json(record.to_json()) == record
+
+
+def test_every_written_reason_explains_a_difference_found() -> None:
+    """A reason written down for a difference (`Example.era_differences`) is needed: in some
+    era the value it names differs, as recorded (the record is checked against the eras
+    above). A reason that no longer explains anything goes."""
+    stored = load()
+    for rule in RULES:
+        for n, example in enumerate(rule.examples):
+            found = stored.examples[example_key(rule, n)].values()
+            differences = [
+                part for f in found if f.verdict is Verdict.DIFFERS for part in f.reason.split("; ")
+            ]
+            for name in example.era_differences:
+                assert any(part.startswith(name) for part in differences), (rule.id, n, name)
 
 
 def test_fingerprints_agree_on_meaning_not_spelling() -> None:
@@ -152,6 +200,8 @@ def test_fingerprints_agree_on_meaning_not_spelling() -> None:
     assert not same(pd.DataFrame({"a": [1]}), pd.DataFrame({"b": [1]}))
     assert not same(pd.Series([1, 2], index=[0, 1]), pd.Series([1, 2], index=[1, 2]))
     assert not same("a", "b") and not same(True, 1)
+    assert same(complex(0.37370381391652463, 0), complex(0.3737038139165246, 0))  # one ulp
+    assert not same(1 + 2j, 1 + 2.001j)
     big = np.arange(1000.0)
     assert same(big, big + 1e-9) and not same(big, big + 1)
     assert fingerprint(object())["kind"] == "opaque" and same(object(), 1)

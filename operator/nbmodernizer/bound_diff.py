@@ -94,7 +94,10 @@ def difference(a: Fingerprint, b: Fingerprint, where: str = "value") -> str | No
         return None if _close(a["value"], b["value"]) else f"{where}: {a['value']} != {b['value']}"
     if kind != other:
         return f"{where}: a {kind} became a {other}"
-    if kind in ("none", "bool", "str", "bytes", "complex", "time"):
+    if kind == "complex":  # [real, imaginary], each within the tolerance of a float
+        same = all(_close(x, y) for x, y in zip(a["value"], b["value"], strict=True))
+        return None if same else f"{where}: {a['value']!r} != {b['value']!r}"
+    if kind in ("none", "bool", "str", "bytes", "time"):
         same = a.get("length") == b.get("length") and a["value"] == b["value"]
         return None if same else f"{where}: {a['value']!r} != {b['value']!r}"
     if kind in ("sequence", "set", "mapping"):

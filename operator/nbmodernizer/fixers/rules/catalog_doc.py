@@ -22,8 +22,10 @@ exact, and the rewritten snippet computes what the legacy one meant.
 Column "proven against the past": each example's legacy snippet is run in the era environments
 (`eras/*.lock`: the libraries of 2017 and of 2019) and its rewrite today; the values both bind
 (shapes, dtypes, small values exactly, summary statistics) agree there ("yes: 2019"), differ
-("**fails**"), or the legacy code cannot run in any era or binds nothing comparable ("no", and
-why). Recorded by `python -m nbmodernizer.fixers.rules.past --write` (issue #22).
+("**fails**"), differ only in values whose difference the example explains with a reason written
+down, the library's own change since and not the rule's ("differs": what differed, and why), or
+the legacy code cannot run in any era or binds nothing comparable ("no", and why). Recorded by
+`python -m nbmodernizer.fixers.rules.past --write` (issue #22).
 """
 
 

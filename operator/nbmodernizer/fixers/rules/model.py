@@ -61,6 +61,12 @@ class Example:
     # the lines of `before` that raised, for a rule that rewrites only those (the context's
     # `raising_lines`)
     raising_lines: tuple[int, ...] = ()
+    # name bound by the snippet -> why an era environment binds another value there although
+    # the rule keeps its meaning (the library's own change since: an algorithm, a default the
+    # rule is not about). The proof against the past still runs and compares everything:
+    # a difference in one of these names is reported with its reason ("differs"), any other
+    # difference still fails (past.py)
+    era_differences: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

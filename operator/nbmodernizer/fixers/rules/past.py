@@ -7,7 +7,11 @@ the legacy library itself is.
 Per example and era the finding is derived from what happened, never written by hand: the
 legacy snippet raised there (the library is not in that era, its API was already gone or not
 yet there, Python 2 syntax), the values differ (failed), nothing comparable is bound (a plot, a
-model) or what is bound changes from run to run (randomness), or they agree (proven).
+model) or what is bound changes from run to run (randomness), or they agree (proven). Where
+they differ only in values whose difference the example explains (`era_differences`: the
+library's own change since, such as an algorithm or a default the rule is not about), the
+finding is "differs", with the difference found and the written reason; the reason explains a
+difference, it never skips the run nor excuses a value it does not name.
 
 `python -m nbmodernizer.fixers.rules.past [--eras DIR] [--write]` runs every rule and prints
 (or writes, to `past.json`) the record docs/rules.md is generated from.
@@ -16,6 +20,7 @@ model) or what is bound changes from run to run (randomness), or they agree (pro
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -28,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from nbmodernizer import bound_diff
+from nbmodernizer.bound_values import DISTRIBUTIONS
 from nbmodernizer.environment import python_source
 from nbmodernizer.fixers.rules.catalog import RULES
-from nbmodernizer.fixers.rules.model import Kind, Rule
+from nbmodernizer.fixers.rules.model import Example, Kind, Rule
 from nbmodernizer.fixers.rules.pastrecord import RECORD, Finding, PastRecord, RuleFinding, Verdict
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bound_values.py"  # nbmodernizer/bound_values.py
@@ -96,11 +102,17 @@ def _short(text: str) -> str:
     return text if len(text) <= REASON else text[: REASON - 1] + "…"
 
 
-def _unrunnable(rule: Rule, error: str) -> str:
+def _unrunnable(rule: Rule, error: str, packages: Mapping[str, str]) -> str:
     if rule.kind is Kind.PYTHON2:
         return "Python 2 code (the eras run Python 3)"
     name = error.split(":", 1)[0]
     if name in ("ModuleNotFoundError", "ImportError"):
+        # a module of a library the era has (`sklearn.lda`): that release lacks it
+        module = re.search(r"No module named '([\w.]+)'|from '([\w.]+)'", error)
+        top = next(m for m in module.groups() if m).split(".")[0] if module else ""
+        distribution = DISTRIBUTIONS.get(top, "")
+        if distribution in packages:
+            return _short(f"not in {distribution} {packages[distribution]} ({error})")
         return _short(f"not in the era ({error})")
     if name == "SyntaxError":
         return _short(f"the era cannot parse it ({error})")
@@ -112,26 +124,46 @@ def _release(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", version.split("+")[0])[:3])
 
 
-def _compare(then: Mapping[str, Any], now: Mapping[str, Any]) -> tuple[list[str], list[str], str]:
-    """The differences between two snippets' values, the names compared, and why nothing could
-    be compared (values that change from run to run, or only opaque ones)."""
+def imported_names(source: str) -> frozenset[str]:
+    """The names a snippet binds by importing them (`from sklearn.metrics import SCORERS`)."""
+    try:
+        tree = ast.parse(python_source(source))
+    except SyntaxError:  # Python 2: it runs in no era
+        return frozenset()
+    return frozenset(
+        alias.asname or alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    )
+
+
+def _compare(
+    then: Mapping[str, Any], now: Mapping[str, Any], imported: frozenset[str] = frozenset()
+) -> tuple[list[tuple[str, str]], list[str], str]:
+    """The differences between two snippets' values (name, how), the names compared, and why
+    nothing could be compared (values that change from run to run, or only opaque ones).
+
+    A value the legacy snippet imported that the rewrite no longer binds at all is the legacy
+    API the rule replaces (`SCORERS`), not a value the snippet computed: not compared (were it
+    still used, the rewrite would raise)."""
     unstable = set(then["unstable"]) | set(now["unstable"])
-    differences: list[str] = []
+    differences: list[tuple[str, str]] = []
     compared: list[str] = []
     opaque: set[str] = set()
     for name, value in sorted(then["values"].items()):
-        if name in unstable:
+        if name in unstable or (name in imported and name not in now["values"]):
             continue
         if not bound_diff.comparable(value):
             opaque.add(value.get("type", value["kind"]).rsplit(".", 1)[-1])
             continue
         compared.append(name)
         if name not in now["values"]:
-            differences.append(f"{name} is no longer bound")
+            differences.append((name, f"{name} is no longer bound"))
             continue
         found = bound_diff.difference(value, now["values"][name], name)
         if found:
-            differences.append(found)
+            differences.append((name, found))
     if unstable:
         why = "random: " + ", ".join(sorted(unstable))
     else:
@@ -141,6 +173,7 @@ def _compare(then: Mapping[str, Any], now: Mapping[str, Any]) -> tuple[list[str]
 
 def judge(
     rule: Rule,
+    example: Example,
     then: Mapping[str, Any],
     then_rewritten: Mapping[str, Any],
     now: Mapping[str, Any],
@@ -162,40 +195,63 @@ def judge(
             f"the era has the change already ({rule.library} {era_version})",
         )
     if then["error"]:
-        return Finding(Verdict.NOT_PROVABLE, _unrunnable(rule, then["error"]))
+        return Finding(Verdict.NOT_PROVABLE, _unrunnable(rule, then["error"], packages))
     if now["error"]:
         return Finding(Verdict.FAILED, _short(f"the rewrite raises today ({now['error']})"))
-    differences, compared, why = _compare(then, now)
+    imported = imported_names(example.before)
+    differences, compared, why = _compare(then, now, imported)
     if not compared:
         return Finding(Verdict.NOT_PROVABLE, _short(why))
     if not differences:
         return Finding(Verdict.PROVEN)
-    if not then_rewritten["error"] and not _compare(then, then_rewritten)[0]:
+    if not then_rewritten["error"] and not _compare(then, then_rewritten, imported)[0]:
         return Finding(  # the rewrite means the same there: the library drifted, not the rule
             Verdict.PROVEN,
-            _short(f"the rewrite agrees in the era; today's values differ ({differences[0]})"),
+            _short(f"the rewrite agrees in the era; today's values differ ({differences[0][1]})"),
+        )
+    explained = example.era_differences
+    unexplained = [how for name, how in differences if name not in explained]
+    if not unexplained:
+        return Finding(
+            Verdict.DIFFERS,
+            _short("; ".join(how for _, how in differences)),
+            "; ".join(dict.fromkeys(explained[name] for name, _ in differences)),
         )
     # the rewrite needs today's API, or it computes other values in the era too (where the
     # era may read the new spelling otherwise, or not at all)
     also = "" if then_rewritten["error"] else " (the rewrite differs in the era too)"
-    return Finding(Verdict.FAILED, _short("; ".join(differences)) + also)
+    return Finding(Verdict.FAILED, _short("; ".join(unexplained)) + also)
 
 
 def summarise(by_era: Mapping[str, Sequence[Finding]]) -> RuleFinding:
-    """A rule's finding from its examples' findings in each era."""
+    """A rule's finding from its examples' findings in each era: failed anywhere, else proven
+    anywhere (saying what differs elsewhere, and why), else differs (where the differences are
+    explained), else not provable."""
     failed = {era: fs for era, fs in by_era.items() if any(f.verdict is Verdict.FAILED for f in fs)}
     if failed:
-        reasons = dict.fromkeys(f.reason for fs in failed.values() for f in fs if f.reason)
+        reasons = dict.fromkeys(
+            f.reason for fs in failed.values() for f in fs if f.verdict is Verdict.FAILED
+        )
         return RuleFinding(Verdict.FAILED, tuple(sorted(failed)), "; ".join(reasons))
+    differing = {era: [f for f in fs if f.verdict is Verdict.DIFFERS] for era, fs in by_era.items()}
+    differing = {era: fs for era, fs in differing.items() if fs}
+    differences = "; ".join(dict.fromkeys(f.reason for fs in differing.values() for f in fs))
+    whys = "; ".join(dict.fromkeys(f.why for fs in differing.values() for f in fs))
     proven = [era for era, fs in by_era.items() if any(f.verdict is Verdict.PROVEN for f in fs)]
     if proven:
-        notes = dict.fromkeys(
-            f.reason
-            for era in proven
-            for f in by_era[era]
-            if f.verdict is Verdict.PROVEN and f.reason
+        notes = list(
+            dict.fromkeys(
+                f.reason
+                for era in proven
+                for f in by_era[era]
+                if f.verdict is Verdict.PROVEN and f.reason
+            )
         )
-        return RuleFinding(Verdict.PROVEN, tuple(sorted(proven)), "; ".join(notes))
+        if differing:
+            notes.append(f"differs in {', '.join(sorted(differing))}: {differences}")
+        return RuleFinding(Verdict.PROVEN, tuple(sorted(proven)), "; ".join(notes), whys)
+    if differing:
+        return RuleFinding(Verdict.DIFFERS, tuple(sorted(differing)), differences, whys)
     per_era = {era: "; ".join(dict.fromkeys(f.reason for f in fs)) for era, fs in by_era.items()}
     if len(set(per_era.values())) == 1:
         return RuleFinding(Verdict.NOT_PROVABLE, reason=next(iter(per_era.values())))
@@ -228,6 +284,7 @@ def prove(rules: Sequence[Rule], eras: Mapping[str, Path]) -> PastRecord:
         key: {
             era: judge(
                 rule,
+                example,
                 found["results"][key],
                 found["results"][f"{key}>"],
                 today.get(key, unrun),
@@ -235,7 +292,7 @@ def prove(rules: Sequence[Rule], eras: Mapping[str, Path]) -> PastRecord:
             )
             for era, found in results.items()
         }
-        for key, (rule, _) in keyed.items()
+        for key, (rule, example) in keyed.items()
     }
     findings = {
         rule.id: summarise(

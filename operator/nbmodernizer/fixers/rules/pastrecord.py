@@ -18,6 +18,9 @@ RECORD = "past.json"
 class Verdict(StrEnum):
     PROVEN = "proven"  # the legacy code in the era and the rewrite today bind the same values
     FAILED = "failed"  # they differ: the rewrite changed what the code means
+    # they differ only in values the example explains (Example.era_differences): the
+    # library's own change since, not the rule's
+    DIFFERS = "differs"
     NOT_PROVABLE = (
         "not provable"  # the legacy code cannot run in any era, or binds nothing comparable
     )
@@ -26,14 +29,16 @@ class Verdict(StrEnum):
 @dataclass(frozen=True)
 class Finding:
     verdict: Verdict
-    reason: str = ""  # why it failed or cannot be proven; empty when proven
+    reason: str = ""  # why it failed or cannot be proven, or how it differs; empty when proven
+    why: str = ""  # for "differs": the example's written reasons for the differences
 
 
 @dataclass(frozen=True)
 class RuleFinding:
     verdict: Verdict
-    eras: tuple[str, ...] = ()  # where it is proven (or failed)
+    eras: tuple[str, ...] = ()  # where it is proven (or failed, or differs)
     reason: str = ""
+    why: str = ""  # for "differs": the written reasons
 
 
 @dataclass(frozen=True)
@@ -57,11 +62,16 @@ class PastRecord:
     def from_json(cls, text: str) -> PastRecord:
         data = json.loads(text)
         rules = {
-            key: RuleFinding(Verdict(found["verdict"]), tuple(found["eras"]), found["reason"])
+            key: RuleFinding(
+                Verdict(found["verdict"]), tuple(found["eras"]), found["reason"], found["why"]
+            )
             for key, found in data["rules"].items()
         }
         examples = {
-            key: {era: Finding(Verdict(f["verdict"]), f["reason"]) for era, f in by_era.items()}
+            key: {
+                era: Finding(Verdict(f["verdict"]), f["reason"], f["why"])
+                for era, f in by_era.items()
+            }
             for key, by_era in data["examples"].items()
         }
         return cls(data["eras"], rules, examples)
@@ -71,19 +81,28 @@ class PastRecord:
         found = self.rules.get(rule_id)
         if found is None:
             return "not run yet"
+        why = f"; why: {found.why}" if found.why else ""
         if found.verdict is Verdict.PROVEN:
-            return "yes: " + ", ".join(found.eras) + (f" ({found.reason})" if found.reason else "")
+            notes = f" ({found.reason}{why})" if found.reason else ""
+            return "yes: " + ", ".join(found.eras) + notes
         if found.verdict is Verdict.FAILED:
             return f"**fails** in {', '.join(found.eras)}: {found.reason}"
+        if found.verdict is Verdict.DIFFERS:
+            return f"differs in {', '.join(found.eras)}: {found.reason}{why}"
         return f"no: {found.reason}"
 
     def count_line(self, rule_ids: list[str]) -> str:
         found = [self.rules.get(rule_id) for rule_id in rule_ids]
         proven = sum(1 for f in found if f is not None and f.verdict is Verdict.PROVEN)
         failed = sum(1 for f in found if f is not None and f.verdict is Verdict.FAILED)
+        differs = sum(1 for f in found if f is not None and f.verdict is Verdict.DIFFERS)
+        explained = sum(1 for f in found if f is not None and f.why)
         lines = [
             f"Proven against the past: {proven} of {len(rule_ids)} rules; {failed} fail their "
-            "past proof; the others cannot be proven there (the reason is in the column).",
+            f"past proof; {differs} are proven nowhere but differ only in values whose "
+            "difference their example explains; the others cannot be proven there (the reason "
+            f"is in the column). {explained} rules, proven or not, carry such a written reason "
+            "for a difference (the library's own change since, not the rule's).",
             "",
         ]
         for era, facts in sorted(self.eras.items()):

@@ -107,6 +107,15 @@ RULES = (
                 "and result[3] == -float('inf') and str(result[4:6]) == '[0.0, -0.0]' "
                 "and np.isnan(result[6])",
             ),
+            Example(  # without np.INF, which no numpy of the eras had (issue #22)
+                before="import numpy as np\n"
+                "result = [np.NaN, np.NAN, np.Inf, np.Infinity, np.PINF, np.NINF, np.PZERO]\n",
+                after="import numpy as np\n"
+                "result = [np.nan, np.nan, np.inf, np.inf, np.inf, -np.inf, 0.0]\n",
+                error="AttributeError",
+                check="np.isnan(result[:2]).all() and result[2:5] == [float('inf')] * 3 "
+                "and result[5:] == [-float('inf'), 0.0]",
+            ),
         ),
     ),
 )

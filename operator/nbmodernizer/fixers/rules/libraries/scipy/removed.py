@@ -197,6 +197,32 @@ RULES = (
                 "and abs(snr - 3.5 / np.std(a)) < 1e-12 "
                 "and abs(y - np.sqrt(3 / np.pi) / 2 * np.cos(0.7)) < 1e-12",
             ),
+            # the same, each as an era had it (issue #22): median_absolute_deviation came in
+            # 1.3 (the 2019 era), signaltonoise went in 1.0 (the 2017 era has it)
+            Example(
+                before="import numpy as np\nfrom scipy import linalg, special, stats\n"
+                "a = np.array([1.0, 2.0, 4.0, 7.0])\n"
+                "mad = stats.median_absolute_deviation(a)\n"
+                "inv = linalg.pinv2(np.array([[2.0, 0.0], [0.0, 4.0]]))\n"
+                "y = special.sph_harm(0, 1, 0.3, 0.7)\n",
+                after="import numpy as np\nfrom scipy import linalg, special, stats\n"
+                "a = np.array([1.0, 2.0, 4.0, 7.0])\n"
+                "mad = stats.median_abs_deviation(a, scale=1 / 1.4826)\n"
+                "inv = linalg.pinv(np.array([[2.0, 0.0], [0.0, 4.0]]))\n"
+                "y = special.sph_harm_y(1, 0, 0.7, 0.3)\n",
+                error="AttributeError",
+                check="abs(mad - 1.5 * 1.4826) < 1e-12 and inv.tolist() == [[0.5, 0], [0, 0.25]] "
+                "and abs(y - np.sqrt(3 / np.pi) / 2 * np.cos(0.7)) < 1e-12",
+            ),
+            Example(
+                before="import numpy as np\nfrom scipy import stats\n"
+                "a = np.array([1.0, 2.0, 4.0, 7.0])\nsnr = stats.signaltonoise(a)\n",
+                after="import numpy as np\nfrom scipy import stats\n"
+                "a = np.array([1.0, 2.0, 4.0, 7.0])\nsnr = np.where(np.std(a, axis=0, ddof=0) "
+                "== 0, 0, np.mean(a, axis=0) / np.std(a, axis=0, ddof=0))\n",
+                error="AttributeError",
+                check="abs(snr - 3.5 / np.std(a)) < 1e-12",
+            ),
         ),
     ),
     Rule(

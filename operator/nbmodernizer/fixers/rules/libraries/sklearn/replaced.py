@@ -184,13 +184,23 @@ RULES = (
         gone=lacks("sklearn.metrics", "SCORERS"),
         examples=(
             Example(
-                before="import sklearn.metrics\nfrom sklearn.metrics import SCORERS\n"
-                "names = sorted(SCORERS.keys())\nauc = sklearn.metrics.SCORERS['roc_auc']\n",
-                after="import sklearn.metrics\nfrom sklearn.metrics import get_scorer_names, "
+                # scikit-learn adds scorers in every release: the names compared are some of
+                # the oldest, and the value a scorer computes
+                before=DATA + "import sklearn.metrics\nfrom sklearn.metrics import SCORERS\n"
+                "from sklearn.linear_model import LogisticRegression\n"
+                "known = sorted(set(SCORERS.keys()) & {'accuracy', 'roc_auc', 'neg_log_loss'})\n"
+                "auc = sklearn.metrics.SCORERS['roc_auc']\n"
+                "value = auc(LogisticRegression(solver='liblinear').fit(X, y), X, y)\n",
+                after=DATA
+                + "import sklearn.metrics\nfrom sklearn.metrics import get_scorer_names, "
                 "get_scorer\n"
-                "names = sorted(get_scorer_names())\nauc = get_scorer('roc_auc')\n",
+                "from sklearn.linear_model import LogisticRegression\n"
+                "known = sorted(set(get_scorer_names()) & {'accuracy', 'roc_auc', 'neg_log_loss'})\n"
+                "auc = get_scorer('roc_auc')\n"
+                "value = auc(LogisticRegression(solver='liblinear').fit(X, y), X, y)\n",
                 error="ImportError",
-                check="'accuracy' in names and auc._score_func.__name__ == 'roc_auc_score'",
+                check="known == ['accuracy', 'neg_log_loss', 'roc_auc'] "
+                "and auc._score_func.__name__ == 'roc_auc_score' and 0.5 < value <= 1",
             ),
         ),
     ),

@@ -7,8 +7,10 @@ import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.xgboost.common import (
+    BOOSTER_SETTINGS,
     DATA,
     PREDICT_METHODS,
+    SETTINGS,
     SPLIT,
     Assignments,
     is_booster_factory,
@@ -47,18 +49,31 @@ def _keywords(args: list[cst.Arg]) -> list[tuple[str, cst.BaseExpression]]:
     return [(arg.keyword.value, arg.value) for arg in args if arg.keyword]
 
 
+def _is_plain_fit(call: cst.Call) -> bool:
+    """`.fit(...)` without any keyword that moved to the constructor."""
+    return method_name(call) == "fit" and not any(
+        arg.keyword and arg.keyword.value in MOVED_TO_CONSTRUCTOR for arg in call.args
+    )
+
+
 class _Fits(cst.CSTVisitor):
-    """`.fit(...)` calls with keywords to move: by receiver name, and how many others."""
+    """`.fit(...)` calls with keywords to move: by receiver name, and how many others; and
+    the fits of a named receiver without such keywords."""
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self.by_name: dict[str, list[list[cst.Arg]]] = {}
+        self.plain: dict[str, int] = {}
         self.other_receivers = 0
 
     def visit_Call(self, node: cst.Call) -> None:
         moved = _moved_fit_keywords(node)
         receiver = receiver_of(node)
-        if moved is None or receiver is None:
+        if receiver is None:
+            return
+        if moved is None:
+            if isinstance(receiver, cst.Name) and _is_plain_fit(node):
+                self.plain[receiver.value] = self.plain.get(receiver.value, 0) + 1
             return
         if isinstance(receiver, cst.Name):
             self.by_name.setdefault(receiver.value, []).append(moved)
@@ -69,8 +84,13 @@ class _Fits(cst.CSTVisitor):
 class _FitKeywords(cst.CSTTransformer):
     """`model.fit(X, y, early_stopping_rounds=10, eval_metric='auc', eval_set=...)`: the
     keywords move into `model = XGBClassifier(...)` of the same cell, or, where that cannot
-    be (refit with other values, constructor elsewhere), to
+    be (refit with other values, or without them, constructor elsewhere), to
     `model.set_params(early_stopping_rounds=10, ...).fit(X, y, eval_set=...)`.
+
+    A setting made by `set_params` stays for the model's later fits, where a fit keyword
+    applied to its own fit only: each fit of that model in the cell sets every keyword the
+    cell's fits moved, to None where it did not pass it (its default then), so that a refit
+    without early stopping does not stop early.
 
     Receivers built from an XGBoost class in the cell only; with `any_receiver` (reactive:
     the cell failed with XGBoost's error) also one unknown receiver, when it is the only fit
@@ -79,6 +99,7 @@ class _FitKeywords(cst.CSTTransformer):
     def __init__(self, context: RuleContext, any_receiver: bool) -> None:
         self.context, self.any_receiver = context, any_receiver
         self.known: set[str] = set()
+        self.moved_keys: dict[str, list[str]] = {}  # model -> the keywords its fits moved
         self.into_constructor: dict[str, list[cst.Arg]] = {}
         self.constructors: dict[int, str] = {}  # id of the constructor call -> model name
         self.unknown_ok = False
@@ -95,9 +116,12 @@ class _FitKeywords(cst.CSTTransformer):
             if not all(is_xgb_model(call, self.context) for call in calls):
                 continue
             self.known.add(name)
+            keys = [key for moved in moved_lists for key, _ in _keywords(moved)]
+            self.moved_keys[name] = list(dict.fromkeys(keys))
             if (
                 len(calls) == 1
                 and len(moved_lists) == 1
+                and not fits.plain.get(name)
                 and not any(keyword_arg(calls[0], key) for key, _ in _keywords(moved_lists[0]))
             ):
                 self.into_constructor[name] = moved_lists[0]
@@ -111,8 +135,10 @@ class _FitKeywords(cst.CSTTransformer):
             return with_keywords(updated_node, _keywords(moved))
         moved_original = _moved_fit_keywords(original_node)
         receiver = receiver_of(updated_node)
-        if moved_original is None or receiver is None:
+        if receiver is None:
             return updated_node
+        if moved_original is None:
+            return self._reset(updated_node, receiver)
         moved = [
             arg
             for arg in updated_node.args
@@ -128,12 +154,36 @@ class _FitKeywords(cst.CSTTransformer):
         if name in self.into_constructor:
             return fit
         if name in self.known or self.unknown_ok:
-            set_params = with_keywords(
-                cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name("set_params"))),
-                _keywords(moved),
-            )
-            return fit.with_changes(func=fit.func.with_changes(value=set_params))
+            passed = _keywords(moved)
+            unset = [key for key in self.moved_keys.get(name or "", []) if key not in dict(passed)]
+            return self._set_params(fit, receiver, passed + [(key, _NONE) for key in unset])
         return updated_node
+
+    def _reset(self, call: cst.Call, receiver: cst.BaseExpression) -> cst.BaseExpression:
+        """A fit without moved keywords of a model whose other fits set them: with their
+        defaults (`model.set_params(early_stopping_rounds=None).fit(...)`)."""
+        name = receiver.value if isinstance(receiver, cst.Name) else None
+        if (
+            name is None
+            or name not in self.known
+            or name in self.into_constructor
+            or not _is_plain_fit(call)
+        ):
+            return call
+        return self._set_params(call, receiver, [(key, _NONE) for key in self.moved_keys[name]])
+
+    @staticmethod
+    def _set_params(
+        fit: cst.Call, receiver: cst.BaseExpression, keywords: list[tuple[str, cst.BaseExpression]]
+    ) -> cst.Call:
+        set_params = with_keywords(
+            cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name("set_params"))), keywords
+        )
+        assert isinstance(fit.func, cst.Attribute)
+        return fit.with_changes(func=fit.func.with_changes(value=set_params))
+
+
+_NONE = cst.Name("None")
 
 
 def fit_keywords(any_receiver: bool) -> Rewrite:
@@ -256,7 +306,8 @@ RULES = (
         library="xgboost",
         changed_in="2.0",
         summary="`model.fit(..., early_stopping_rounds=, eval_metric=, callbacks=)` -> the "
-        "keywords move to `model = XGBClassifier(...)` of the cell (else `model.set_params(...)`)",
+        "keywords move to `model = XGBClassifier(...)` of the cell (else `model.set_params(...)`, "
+        "which each fit of that model in the cell then makes, with None for what it did not pass)",
         kind=Kind.API,
         rewrite=fit_keywords(any_receiver=False),
         symptoms=(
@@ -271,56 +322,90 @@ RULES = (
             Example(
                 before=(
                     DATA + "from xgboost import XGBClassifier, XGBRegressor\n"
-                    "model = XGBClassifier(n_estimators=100, learning_rate=0.5)\n"
+                    f"model = XGBClassifier(n_estimators=100, learning_rate=0.5, {SETTINGS})\n"
                     f"model.fit(X[:200], y[:200], {SPLIT},\n"
                     "          early_stopping_rounds=3, eval_metric='logloss', verbose=False)\n"
-                    "reg = XGBRegressor(n_estimators=100).fit(\n"
+                    f"reg = XGBRegressor(n_estimators=100, learning_rate=0.3, {SETTINGS}).fit(\n"
                     f"    X[:200], y[:200], {SPLIT}, early_stopping_rounds=2,\n"
                     "    verbose=False)\n"
-                    "history = model.evals_result()['validation_0']['logloss']\n"
+                    "# the best round and the rounds grown (XGBoost < 1.3 did not log the last one)\n"
+                    "stopped = [(m.best_iteration, len(m.get_booster().get_dump())) for m in (model, reg)]\n"
+                    "metrics = list(model.evals_result()['validation_0'])\n"
                 ),
                 after=(
                     DATA + "from xgboost import XGBClassifier, XGBRegressor\n"
-                    "model = XGBClassifier(n_estimators=100, learning_rate=0.5, "
+                    f"model = XGBClassifier(n_estimators=100, learning_rate=0.5, {SETTINGS}, "
                     "early_stopping_rounds=3, eval_metric='logloss')\n"
                     f"model.fit(X[:200], y[:200], {SPLIT}, verbose=False)\n"
-                    "reg = XGBRegressor(n_estimators=100, early_stopping_rounds=2).fit(\n"
+                    f"reg = XGBRegressor(n_estimators=100, learning_rate=0.3, {SETTINGS}, "
+                    "early_stopping_rounds=2).fit(\n"
                     f"    X[:200], y[:200], {SPLIT},\n"
                     "    verbose=False)\n"
-                    "history = model.evals_result()['validation_0']['logloss']\n"
+                    "# the best round and the rounds grown (XGBoost < 1.3 did not log the last one)\n"
+                    "stopped = [(m.best_iteration, len(m.get_booster().get_dump())) for m in (model, reg)]\n"
+                    "metrics = list(model.evals_result()['validation_0'])\n"
                 ),
                 error="TypeError",
                 # stopped 3 rounds after the best one, on the metric asked for
                 check=(
-                    "len(history) == model.best_iteration + 4 < 100 "
-                    "and min(history) == history[model.best_iteration] "
-                    "and len(reg.evals_result()['validation_0']['rmse']) == reg.best_iteration + 3"
+                    "stopped == [(model.best_iteration, model.best_iteration + 4), "
+                    "(reg.best_iteration, reg.best_iteration + 3)] and stopped[0][1] < 100 "
+                    "and metrics == ['logloss'] and min(model.evals_result()['validation_0']"
+                    "['logloss']) == model.evals_result()['validation_0']['logloss']"
+                    "[model.best_iteration]"
                 ),
             ),
             Example(
                 before=(
                     DATA + "import xgboost as xgb\n"
-                    "model = xgb.XGBClassifier(n_estimators=100, learning_rate=0.5)\n"
+                    f"model = xgb.XGBClassifier(n_estimators=100, learning_rate=0.5, {SETTINGS})\n"
                     "for rounds in (2, 3):  # refits with other settings: set_params\n"
                     f"    model.fit(X[:200], y[:200], {SPLIT}, early_stopping_rounds=rounds,\n"
-                    "              verbose=False)\n"
-                    "    extra = len(model.evals_result()['validation_0']['logloss']) - 1\n"
+                    "              eval_metric='logloss', verbose=False)\n"
+                    "    extra = len(model.get_booster().get_dump()) - 1\n"
                     "    assert extra - model.best_iteration == rounds\n"
                     f"model.fit(X[:200], y[:200], {SPLIT}, eval_metric=['error'], verbose=0)\n"
+                    "metrics = list(model.evals_result()['validation_0'])\n"
+                    "model.fit(X, y)  # every row, no early stopping: every round\n"
+                    "trees = len(model.get_booster().get_dump())\n"
                 ),
                 after=(
                     DATA + "import xgboost as xgb\n"
-                    "model = xgb.XGBClassifier(n_estimators=100, learning_rate=0.5)\n"
+                    f"model = xgb.XGBClassifier(n_estimators=100, learning_rate=0.5, {SETTINGS})\n"
                     "for rounds in (2, 3):  # refits with other settings: set_params\n"
-                    f"    model.set_params(early_stopping_rounds=rounds).fit(X[:200], y[:200], {SPLIT},\n"
-                    "              verbose=False)\n"
-                    "    extra = len(model.evals_result()['validation_0']['logloss']) - 1\n"
+                    "    model.set_params(early_stopping_rounds=rounds, eval_metric='logloss')"
+                    f".fit(X[:200], y[:200], {SPLIT}, verbose=False)\n"
+                    "    extra = len(model.get_booster().get_dump()) - 1\n"
                     "    assert extra - model.best_iteration == rounds\n"
-                    "model.set_params(eval_metric=['error']).fit(X[:200], y[:200], "
-                    f"{SPLIT}, verbose=0)\n"
+                    "model.set_params(eval_metric=['error'], early_stopping_rounds=None)"
+                    f".fit(X[:200], y[:200], {SPLIT}, verbose=0)\n"
+                    "metrics = list(model.evals_result()['validation_0'])\n"
+                    "model.set_params(early_stopping_rounds=None, eval_metric=None).fit(X, y)"
+                    "  # every row, no early stopping: every round\n"
+                    "trees = len(model.get_booster().get_dump())\n"
                 ),
                 error="TypeError",
-                check="list(model.evals_result()['validation_0']) == ['error']",
+                check="metrics == ['error'] and trees == 100",
+            ),
+            Example(  # a later fit of the model without early stopping: not the constructor
+                before=(
+                    DATA + "import xgboost as xgb\n"
+                    f"model = xgb.XGBClassifier(n_estimators=50, learning_rate=0.5, {SETTINGS})\n"
+                    f"model.fit(X[:200], y[:200], {SPLIT}, early_stopping_rounds=3, verbose=False)\n"
+                    "model.fit(X, y)  # then every row, every round\n"
+                    "trees = len(model.get_booster().get_dump())\n"
+                ),
+                after=(
+                    DATA + "import xgboost as xgb\n"
+                    f"model = xgb.XGBClassifier(n_estimators=50, learning_rate=0.5, {SETTINGS})\n"
+                    f"model.set_params(early_stopping_rounds=3).fit(X[:200], y[:200], {SPLIT}, "
+                    "verbose=False)\n"
+                    "model.set_params(early_stopping_rounds=None).fit(X, y)  # then every row, "
+                    "every round\n"
+                    "trees = len(model.get_booster().get_dump())\n"
+                ),
+                error="TypeError",
+                check="trees == 50",
             ),
         ),
     ),
@@ -347,17 +432,17 @@ RULES = (
             Example(
                 before=(
                     DATA + "import xgboost as xgb\n"
-                    "model = xgb.XGBClassifier(n_estimators=20, max_depth=2).fit(X, y)\n"
+                    f"model = xgb.XGBClassifier(n_estimators=20, learning_rate=0.3, {SETTINGS}).fit(X, y)\n"
                     "first5 = model.predict_proba(X, ntree_limit=5)\n"
-                    "booster = xgb.train({'max_depth': 2}, xgb.DMatrix(X, label=y), 20)\n"
+                    f"booster = xgb.train({BOOSTER_SETTINGS}, xgb.DMatrix(X, label=y), 20)\n"
                     "margin = booster.predict(xgb.DMatrix(X), ntree_limit=5, output_margin=True)\n"
                     "every = booster.predict(xgb.DMatrix(X), ntree_limit=0)\n"
                 ),
                 after=(
                     DATA + "import xgboost as xgb\n"
-                    "model = xgb.XGBClassifier(n_estimators=20, max_depth=2).fit(X, y)\n"
+                    f"model = xgb.XGBClassifier(n_estimators=20, learning_rate=0.3, {SETTINGS}).fit(X, y)\n"
                     "first5 = model.predict_proba(X, iteration_range=(0, 5))\n"
-                    "booster = xgb.train({'max_depth': 2}, xgb.DMatrix(X, label=y), 20)\n"
+                    f"booster = xgb.train({BOOSTER_SETTINGS}, xgb.DMatrix(X, label=y), 20)\n"
                     "margin = booster.predict(xgb.DMatrix(X), iteration_range=(0, 5), "
                     "output_margin=True)\n"
                     "every = booster.predict(xgb.DMatrix(X), iteration_range=(0, 0))\n"
@@ -365,9 +450,9 @@ RULES = (
                 error="TypeError",
                 # the first 5 trees: what a 5-tree model predicts
                 check=(
-                    "np.allclose(first5, xgb.XGBClassifier(n_estimators=5, max_depth=2)"
+                    f"np.allclose(first5, xgb.XGBClassifier(n_estimators=5, learning_rate=0.3, {SETTINGS})"
                     ".fit(X, y).predict_proba(X)) and np.allclose(margin, "
-                    "xgb.train({'max_depth': 2}, xgb.DMatrix(X, label=y), 5)"
+                    f"xgb.train({BOOSTER_SETTINGS}, xgb.DMatrix(X, label=y), 5)"
                     ".predict(xgb.DMatrix(X), output_margin=True)) "
                     "and np.allclose(every, booster.predict(xgb.DMatrix(X)))"
                 ),
@@ -460,14 +545,16 @@ REACTIVE = (
             Example(
                 before=(
                     DATA + "import xgboost as xgb\n"
-                    "models = {'xgb': xgb.XGBClassifier(n_estimators=100, learning_rate=0.5)}\n"
+                    "models = {'xgb': xgb.XGBClassifier(n_estimators=100, learning_rate=0.5, "
+                    f"{SETTINGS})}}\n"
                     "model = models['xgb']\n"
                     f"model.fit(X[:200], y[:200], {SPLIT}, early_stopping_rounds=3, verbose=False)\n"
                     "proba = model.predict_proba(X, ntree_limit=4)\n"
                 ),
                 after=(
                     DATA + "import xgboost as xgb\n"
-                    "models = {'xgb': xgb.XGBClassifier(n_estimators=100, learning_rate=0.5)}\n"
+                    "models = {'xgb': xgb.XGBClassifier(n_estimators=100, learning_rate=0.5, "
+                    f"{SETTINGS})}}\n"
                     "model = models['xgb']\n"
                     f"model.set_params(early_stopping_rounds=3).fit(X[:200], y[:200], {SPLIT}, "
                     "verbose=False)\n"
@@ -476,8 +563,8 @@ REACTIVE = (
                 error="TypeError",
                 check=(
                     "len(model.evals_result()['validation_0']['logloss']) == model.best_iteration + 4"
-                    " and np.allclose(proba, xgb.XGBClassifier(n_estimators=4, learning_rate=0.5)"
-                    ".fit(X[:200], y[:200]).predict_proba(X))"
+                    " and np.allclose(proba, xgb.XGBClassifier(n_estimators=4, learning_rate=0.5, "
+                    f"{SETTINGS}).fit(X[:200], y[:200]).predict_proba(X))"
                 ),
             ),
         ),
