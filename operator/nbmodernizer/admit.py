@@ -30,7 +30,7 @@ from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.spec import ModernizationSpec, ScoreSpec
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.layout import NOTEBOOK
-from nbmodernizer.store.revisions import RevisionStore
+from nbmodernizer.store.revisions import RevisionStore, read_if_there
 from nbmodernizer.store.s3 import fetch_dir, fetch_file, is_s3, read_bytes
 
 NO_BASE = Path("/")  # in a cluster every ref is an s3:// URI: nothing is relative
@@ -90,8 +90,9 @@ def require_s3(spec: ModernizationSpec) -> None:
 
 def keep_original(ref: str, base: Path | None, store: RevisionStore) -> bytes:
     """The original notebook, kept as revision 0 (read from `ref` only when not kept yet)."""
-    if store.exists(0, NOTEBOOK):
-        return store.get(0, NOTEBOOK)
+    kept = read_if_there(store, 0, NOTEBOOK)
+    if kept is not None:
+        return kept
     with _named("spec.notebook"):
         try:
             original = read_bytes(ref, base or NO_BASE)
