@@ -16,7 +16,6 @@ to run the changed spec.
 from __future__ import annotations
 
 import base64
-import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -25,7 +24,7 @@ from nbmodernizer import metrics
 from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.clock import now
 from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, budgeted
-from nbmodernizer.cluster.events import event_for
+from nbmodernizer.cluster.events import EventPoster, event_for
 from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
 from nbmodernizer.cluster.indexed import arrived, is_indexed, judge, stop_message
 from nbmodernizer.cluster.jobs import build_job, fit_name, job_name
@@ -109,6 +108,7 @@ class Reconciler:
         self.status = StatusWriter(kube)
         self.inputs = RunInputs()  # the frozen specs and the answers, read once
         self.grants = JobGrants(kube, settings)
+        self.events = EventPoster(kube)
         # revision files read or written (write-once: never stale); None: off
         cache_bytes = settings.store_cache_mib * 2**20
         self.stored = ObjectCache(max_bytes=cache_bytes) if cache_bytes else None
@@ -330,8 +330,7 @@ class Reconciler:
 
     def event(self, subject: Subject, kind: str, reason: str, message: str) -> None:
         event = event_for(subject.reference(), kind, reason, message, now())
-        with contextlib.suppress(KubeError):  # events are best effort: never block the loop
-            self.kube.create(Paths.events(subject.namespace), event)
+        self.events.post(subject.namespace, event)  # best effort: never blocks the loop
 
     def _account(self, subject: Subject) -> None:
         """Count what a modernization had spent before this operator saw it, once."""
@@ -454,7 +453,9 @@ class _InCluster:
 
     def fix(self, state: LoopState, request: RequestFix) -> FixOutcome | None:
         r, spec = self.reconciler, self.run.spec
-        self.subject = r.write(self.subject, state, Progress(Phase.FIXING), self.run)
+        if "llm" in spec.fix.fixers:  # a fix that may take minutes; the others take less
+            # than the status write would (the next one, Running or the outcome, follows)
+            self.subject = r.write(self.subject, state, Progress(Phase.FIXING), self.run)
         self.chain = self.chain or r.chain(self.subject, spec)
         try:
             outcome = fix_step(self.run.store, state, request, self.chain, spec, None)
