@@ -56,10 +56,12 @@ def admit(
     base: Path | None,
     store: RevisionStore,
     scratch: Path | None = None,
+    answers: Answers | None = None,
 ) -> Admitted:
     """Check the spec's files and keep revision 0 in `store`; InvalidInputError naming the field
     when the modernization cannot run. `base`: the spec file's folder; None in a cluster.
-    `scratch`: where a local run downloads s3:// inputs."""
+    `scratch`: where a local run downloads s3:// inputs. `answers`: the spec's answers, read
+    and checked already (the operator reads each answers URI once)."""
     if base is None:
         require_s3(spec)
     original = keep_original(spec.notebook, base, store)
@@ -67,7 +69,8 @@ def admit(
         notes = parse_notebook(original).notes
     except NotebookError as error:
         raise InvalidInputError(f"spec.notebook: {error}") from None
-    answers = read_answers(spec.score, base)
+    if answers is None:
+        answers = read_answers(spec.score, base)
     inputs = None
     if base is not None:  # a local run: the kernel runs here, on these inputs
         if scratch is None:
