@@ -19,26 +19,32 @@ from tests.test_engine import ANSWERS, SPEC, ChangeOneCell
 
 
 class CountingStore(S3Store):
-    """An S3Store that counts what reaches S3."""
+    """An S3Store that counts the reads that reach S3 (`calls`) and notes each (`reads`:
+    method, revision, file name)."""
 
     def __init__(self, uri: str) -> None:
         super().__init__(uri)
         self.calls: Counter[str] = Counter()
+        self.reads: list[tuple[str, int, str]] = []
+
+    def _note(self, method: str, revision: int = -1, name: str = "") -> None:
+        self.calls[method] += 1
+        self.reads.append((method, revision, name))
 
     def revisions(self) -> list[int]:
-        self.calls["revisions"] += 1
+        self._note("revisions")
         return super().revisions()
 
     def get(self, revision: int, name: str) -> bytes:
-        self.calls["get"] += 1
+        self._note("get", revision, name)
         return super().get(revision, name)
 
     def exists(self, revision: int, name: str) -> bool:
-        self.calls["exists"] += 1
+        self._note("exists", revision, name)
         return super().exists(revision, name)
 
     def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
-        self.calls["get_at_most"] += 1
+        self._note("get_at_most", revision, name)
         return super().get_at_most(revision, name, max_bytes)
 
 

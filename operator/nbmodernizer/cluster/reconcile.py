@@ -406,7 +406,7 @@ class _InCluster:
             manifest = build_job(self.resource, revision, r.jobs)
             made, created = r.kube.create(Paths.jobs(namespace), manifest)
             granted_job = made if created else r.kube.get(Paths.jobs(namespace, job))
-            r.grants.grant(granted_job, spec, self.subject.name, revision)
+            r.grants.grant(granted_job, spec, self.subject.name, revision, created)
             if created:
                 message = f"Job {job} executes revision {revision}"
                 r.event(self.subject, "Normal", "IterationStarted", message)
