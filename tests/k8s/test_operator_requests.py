@@ -77,6 +77,7 @@ def test_a_reconcile_asks_once_and_never_for_what_it_made(
     looked_up = [r for r in first if r.startswith("GET") and ("/jobs/" in r or "/secrets/" in r)]
     assert looked_up == []  # the Job and its grants Secret did not exist: no GET before POST
     assert [r for r in first if r.startswith("POST") and r.endswith("/secrets")]
+    assert ("get", 0, "result.json") not in opened[0].reads  # nothing graded yet: not asked
 
     # its Job ends: graded, fixed by the rules, revision 1's Job created
     ran_failing(S3Store(s3_bucket.uri(f"runs/{namespace}/{name}")))

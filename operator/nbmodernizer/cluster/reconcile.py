@@ -41,7 +41,15 @@ from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import FixerEnvironment, build_learner
 from nbmodernizer.grade import score_runs
-from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, unrunnable
+from nbmodernizer.loop import (
+    Attempt,
+    Finish,
+    Graded,
+    LoopState,
+    RequestFix,
+    start,
+    unrunnable,
+)
 from nbmodernizer.spec import (
     ModernizationSpec,
     NotebookModernization,
@@ -159,7 +167,10 @@ class Reconciler:
         store = self._open_store(subject.store_prefix)
         frozen = self._frozen_spec(store, subject, resource)
         spec = frozen.spec
-        state, action = replay(store, spec.fix.max_iterations)
+        if frozen.started:  # the store holds revision 0 and the spec, nothing graded yet
+            state, action = start(spec.fix.max_iterations)
+        else:
+            state, action = replay(store, spec.fix.max_iterations)
         self._verify_unrecorded(subject, store, spec, state)
         run = RunContext(spec, store, subject.status.notes)
         driver = _InCluster(self, subject, resource, run, fresh={0} if frozen.started else set())
