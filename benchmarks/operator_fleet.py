@@ -287,7 +287,16 @@ def run_on(
         )
         if os.environ.get("FLEET_REQUEST_LOG"):  # every API request, to count them per kind
             Path(os.environ["FLEET_REQUEST_LOG"]).write_text("\n".join(requests) + "\n")
-        outcomes = [(o.get("status") or {}).get("outcome") for o in api.list(NBMS)]
+        finished = api.list(NBMS)
+        outcomes = [(o.get("status") or {}).get("outcome") for o in finished]
+        for o in finished:  # what did not reproduce, and why
+            status = o.get("status") or {}
+            if status.get("outcome") != "ErrorFreeReproducible":
+                print(
+                    f"  {o['metadata']['name']}: {status.get('phase')} {status.get('outcome')}: "
+                    f"{status.get('message') or status.get('lastError')}",
+                    file=sys.stderr,
+                )
     return {
         "resources": count,
         "succeeded": outcomes.count("ErrorFreeReproducible"),
