@@ -30,7 +30,7 @@ from nbmodernizer.notebook import NotebookError, parse_notebook
 from nbmodernizer.spec import ModernizationSpec, ScoreSpec
 from nbmodernizer.store import StoreError
 from nbmodernizer.store.layout import NOTEBOOK
-from nbmodernizer.store.revisions import RevisionStore
+from nbmodernizer.store.revisions import RevisionStore, read_if_there
 from nbmodernizer.store.s3 import fetch_dir, fetch_file, is_s3, read_bytes
 
 NO_BASE = Path("/")  # in a cluster every ref is an s3:// URI: nothing is relative
@@ -56,10 +56,12 @@ def admit(
     base: Path | None,
     store: RevisionStore,
     scratch: Path | None = None,
+    answers: Answers | None = None,
 ) -> Admitted:
     """Check the spec's files and keep revision 0 in `store`; InvalidInputError naming the field
     when the modernization cannot run. `base`: the spec file's folder; None in a cluster.
-    `scratch`: where a local run downloads s3:// inputs."""
+    `scratch`: where a local run downloads s3:// inputs. `answers`: the spec's answers, read
+    and checked already (the operator reads each answers URI once)."""
     if base is None:
         require_s3(spec)
     original = keep_original(spec.notebook, base, store)
@@ -67,7 +69,8 @@ def admit(
         notes = parse_notebook(original).notes
     except NotebookError as error:
         raise InvalidInputError(f"spec.notebook: {error}") from None
-    answers = read_answers(spec.score, base)
+    if answers is None:
+        answers = read_answers(spec.score, base)
     inputs = None
     if base is not None:  # a local run: the kernel runs here, on these inputs
         if scratch is None:
@@ -90,8 +93,9 @@ def require_s3(spec: ModernizationSpec) -> None:
 
 def keep_original(ref: str, base: Path | None, store: RevisionStore) -> bytes:
     """The original notebook, kept as revision 0 (read from `ref` only when not kept yet)."""
-    if store.exists(0, NOTEBOOK):
-        return store.get(0, NOTEBOOK)
+    kept = read_if_there(store, 0, NOTEBOOK)
+    if kept is not None:
+        return kept
     with _named("spec.notebook"):
         try:
             original = read_bytes(ref, base or NO_BASE)

@@ -12,6 +12,7 @@ _InCluster`) only how to execute a revision and how to fix one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Mapping
@@ -226,9 +227,12 @@ def record_result(
 
 
 def replay(store: RevisionStore, max_iterations: int) -> tuple[LoopState, Action]:
-    """The loop's state and next action from what the store holds."""
+    """The loop's state and next action from what the store holds. Revisions are numbered
+    from 0 without gaps and each is read up to its first missing file, so no listing is
+    needed: once the cache holds what was read, a replay costs one request (the file the
+    loop waits for)."""
     state, action = start(max_iterations)
-    for revision in store.revisions():
+    for revision in itertools.count():
         if revision > 0:
             fix = read_fix(store, revision)
             if fix is None:

@@ -25,7 +25,7 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -42,6 +42,9 @@ from testing.s3server import (
     signing_s3_endpoint_url,
     use_endpoint,
 )
+
+if TYPE_CHECKING:
+    from nbmodernizer.cluster.kube import Kube
 
 S3_SECRET = "nbmodernizer-s3"
 TEST_RUNNER_IMAGE = "nbmodernizer-runner:test"  # the kubelet runs its python as this one
@@ -251,6 +254,17 @@ def nbmod_operator(
     for process in made:
         print(f"===== {process.log_path.name} (exit {process.returncode}):")
         print(process.output()[-8000:])
+
+
+def product_kube(api: K8sApi) -> Kube:
+    """The operator's own Kubernetes client, on the API `api` talks to."""
+    from kubernetes import client, config
+
+    from nbmodernizer.cluster.kube import Kube
+
+    configuration = client.Configuration()
+    config.load_kube_config(config_file=str(api.kubeconfig), client_configuration=configuration)
+    return Kube(configuration)
 
 
 def status_of(obj: Mapping[str, Any]) -> dict[str, Any]:

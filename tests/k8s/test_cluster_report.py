@@ -20,7 +20,7 @@ import yaml
 
 from nbmodernizer.cli import main
 from testing.browser import Elements, blank, dump_dom, screenshot
-from testing.k8s.client import K8sApi
+from testing.k8s.client import K8sApi, wait_until
 from testing.k8s.kopf_process import isolated_env
 from testing.k8s.kubelet import Kubelet
 from testing.k8s.product import OperatorStarter, push_case, status_of, wait_finished
@@ -130,7 +130,10 @@ def test_a_finished_modernization_is_one_command_away(
     assert "ErrorFreeReproducible" in report and "np.float" in report  # the diff
     final = s3_bucket.read(f"{prefix}/final.ipynb")
     assert final == s3_bucket.read(f"{prefix}/revisions/0001/executed.ipynb")
-    told = [e for e in k8s_api.events_for(done) if e["reason"] == "ReportStored"]
+    told = wait_until(  # Events are posted by a thread of their own: no reconcile waits
+        lambda: [e for e in k8s_api.events_for(done) if e["reason"] == "ReportStored"],
+        what="the ReportStored event",
+    )
     assert [e["message"] for e in told] == [
         f"report: {status['report']}; final notebook: {status['finalNotebook']}"
     ]

@@ -7,24 +7,22 @@ import time
 from pathlib import Path
 
 import pytest
-from kubernetes import client, config
 
-from nbmodernizer.cluster.kube import Kube
 from nbmodernizer.cluster.leader import LeaderElection, LeaseTiming
 from testing.k8s.client import K8sApi, wait_until
 from testing.k8s.kubelet import Kubelet
-from testing.k8s.product import OperatorStarter, push_case, status_of, wait_finished
+from testing.k8s.product import (
+    OperatorStarter,
+    product_kube,
+    push_case,
+    status_of,
+    wait_finished,
+)
 from testing.k8s.resources import JOBS, LEASES, NBMS
 from testing.notebooks import READ, WRITE
 from testing.s3server import S3Bucket
 
 LEASE_SECONDS = 6.0
-
-
-def product_kube(api: K8sApi) -> Kube:
-    configuration = client.Configuration()
-    config.load_kube_config(config_file=str(api.kubeconfig), client_configuration=configuration)
-    return Kube(configuration)
 
 
 class Clock:

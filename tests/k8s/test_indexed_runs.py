@@ -98,7 +98,10 @@ def test_adaptive_runs_stop_the_job_once_the_evidence_is_in(
     assert revision["runs"] == 3 and revision["scores"] == [1.0, 1.0, 1.0]
     assert "lies inside the band" in revision["evidence"]
     assert "after 3 of 4 runs" in revision["evidence"]
-    stopped = [e for e in k8s_api.events_for(done) if e["reason"] == "RunsStopped"]
+    stopped = wait_until(  # Events are posted by a thread of their own: no reconcile waits
+        lambda: [e for e in k8s_api.events_for(done) if e["reason"] == "RunsStopped"],
+        what="the RunsStopped event",
+    )
     assert len(stopped) == 1 and "adapt-it-000 stopped after 3 run(s)" in stopped[0]["message"]
     wait_until(lambda: not jobs_of(k8s_api, "adapt"), timeout=10, what="the Job deleted")
     assert "submission-3.csv" not in revision_keys(s3_bucket, k8s_api, "adapt")

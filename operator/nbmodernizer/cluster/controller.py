@@ -159,6 +159,7 @@ def build_registry(operator: Operator) -> kopf.OperatorRegistry:
     async def cleanup(**_: object) -> None:
         if operator.queue is not None:
             await operator.queue.stop()
+        await asyncio.to_thread(operator.reconciler.events.close)
 
     # The event handlers are coroutines: kopf runs a plain function in a worker thread, and the
     # work queue (an asyncio queue) may only be touched from the event loop's own thread.

@@ -34,10 +34,16 @@ class JobGrants:
         self.granted: set[str] = set()  # Jobs whose grants Secret exists
 
     def grant(
-        self, job: JsonObject | None, spec: ModernizationSpec, name: str, revision: int
+        self,
+        job: JsonObject | None,
+        spec: ModernizationSpec,
+        name: str,
+        revision: int,
+        created: bool = False,
     ) -> None:
         """Create the grants Secret of the Job running `revision` of the modernization `name`
-        unless it exists (looked up once per Job and process)."""
+        unless it exists (looked up once per Job and process; not for a Job `created` just
+        now, which has none yet)."""
         if self.jobs.s3_credentials_secret or job is None:
             return
         meta = child(job, "metadata")
@@ -46,7 +52,7 @@ class JobGrants:
         if key in self.granted:
             return
         secret_path = Paths.secret(namespace, grants_secret_name(job_name))
-        if self.kube.get(secret_path) is None:
+        if created or self.kube.get(secret_path) is None:
             folder = revision_uri(self.jobs, namespace, name, revision)
             bucket, folder_key = parse_s3_uri(folder)
             inputs = None

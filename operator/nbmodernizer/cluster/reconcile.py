@@ -16,7 +16,6 @@ to run the changed spec.
 from __future__ import annotations
 
 import base64
-import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -25,24 +24,32 @@ from nbmodernizer import metrics
 from nbmodernizer.admit import InvalidInputError
 from nbmodernizer.clock import now
 from nbmodernizer.cluster.budget import BudgetHold, BudgetLimits, FleetBudget, budgeted
-from nbmodernizer.cluster.events import event_for
+from nbmodernizer.cluster.events import EventPoster, event_for
 from nbmodernizer.cluster.grants import GrantsRefused, JobGrants
 from nbmodernizer.cluster.indexed import arrived, is_indexed, judge, stop_message
 from nbmodernizer.cluster.jobs import build_job, fit_name, job_name
 from nbmodernizer.cluster.jobstate import Capacity, infrastructure_result, job_key, job_state
 from nbmodernizer.cluster.kube import Kube, KubeError, Paths
 from nbmodernizer.cluster.outputs import published
-from nbmodernizer.cluster.run_inputs import RunInputs
+from nbmodernizer.cluster.run_inputs import Frozen, RunInputs
 from nbmodernizer.cluster.settings import OperatorSettings
 from nbmodernizer.cluster.status_writer import Progress, RunContext, StatusWriter
 from nbmodernizer.cluster.subject import Subject
-from nbmodernizer.cluster.wire import child, number, text
+from nbmodernizer.cluster.wire import JsonObject, child, number, text
 from nbmodernizer.engine import FixOutcome, advance, fix_step, grade_revision, replay
 from nbmodernizer.fixers import FixerChain, build_chain
 from nbmodernizer.fixers.base import Learner
 from nbmodernizer.fixers.registry import FixerEnvironment, build_learner
 from nbmodernizer.grade import score_runs
-from nbmodernizer.loop import Attempt, Finish, Graded, LoopState, RequestFix, unrunnable
+from nbmodernizer.loop import (
+    Attempt,
+    Finish,
+    Graded,
+    LoopState,
+    RequestFix,
+    start,
+    unrunnable,
+)
 from nbmodernizer.spec import (
     ModernizationSpec,
     NotebookModernization,
@@ -109,6 +116,7 @@ class Reconciler:
         self.status = StatusWriter(kube)
         self.inputs = RunInputs()  # the frozen specs and the answers, read once
         self.grants = JobGrants(kube, settings)
+        self.events = EventPoster(kube)
         # revision files read or written (write-once: never stale); None: off
         cache_bytes = settings.store_cache_mib * 2**20
         self.stored = ObjectCache(max_bytes=cache_bytes) if cache_bytes else None
@@ -157,10 +165,15 @@ class Reconciler:
 
     def _advance(self, subject: Subject, resource: NotebookModernization) -> Requeue:
         store = self._open_store(subject.store_prefix)
-        spec = self._frozen_spec(store, subject, resource)
-        state, action = replay(store, spec.fix.max_iterations)
+        frozen = self._frozen_spec(store, subject, resource)
+        spec = frozen.spec
+        if frozen.started:  # the store holds revision 0 and the spec, nothing graded yet
+            state, action = start(spec.fix.max_iterations)
+        else:
+            state, action = replay(store, spec.fix.max_iterations)
         self._verify_unrecorded(subject, store, spec, state)
-        driver = _InCluster(self, subject, resource, RunContext(spec, store, subject.status.notes))
+        run = RunContext(spec, store, subject.status.notes)
+        driver = _InCluster(self, subject, resource, run, fresh={0} if frozen.started else set())
         state, action = advance(store, state, action, driver)
         if isinstance(action, Finish):
             self._finish(driver.subject, driver.run, state)
@@ -208,7 +221,7 @@ class Reconciler:
 
     def _frozen_spec(
         self, store: RevisionStore, subject: Subject, resource: NotebookModernization
-    ) -> ModernizationSpec:
+    ) -> Frozen:
         try:
             return self.inputs.frozen_spec(store, subject.key, resource, subject.generation)
         except InvalidInputError as error:
@@ -330,8 +343,7 @@ class Reconciler:
 
     def event(self, subject: Subject, kind: str, reason: str, message: str) -> None:
         event = event_for(subject.reference(), kind, reason, message, now())
-        with contextlib.suppress(KubeError):  # events are best effort: never block the loop
-            self.kube.create(Paths.events(subject.namespace), event)
+        self.events.post(subject.namespace, event)  # best effort: never blocks the loop
 
     def _account(self, subject: Subject) -> None:
         """Count what a modernization had spent before this operator saw it, once."""
@@ -378,36 +390,26 @@ class _InCluster:
     subject: Subject
     resource: NotebookModernization
     run: RunContext
+    # revisions this reconcile made (revision 0: the spec was frozen now): no Job has run them
+    fresh: set[int] = field(default_factory=set)
     requeue: Requeue = field(default_factory=Requeue)
     chain: FixerChain | None = None
 
     def execute(self, state: LoopState, revision: int) -> Graded | None:
-        r, spec, store = self.reconciler, self.run.spec, self.run.store
+        r, spec = self.reconciler, self.run.spec
         namespace = self.subject.namespace
         job = job_name(self.subject.name, revision)
         key = job_key(namespace, job)
-        found = r.kube.get(Paths.jobs(namespace, job))
-        phase, reason = job_state(found) if found is not None else ("absent", "")
-        graded: Graded | None = None
-        if spec.score.runs > 1 and (is_indexed(found) if found else has_execution(store, revision)):
-            # One Indexed Job: grade the runs that arrived; stop it once they decide.
-            judged = judge(
-                arrived(found, spec.score.runs),
-                spec.score,
-                lambda count, failed: r.grade(store, revision, spec, count, dict(failed)),
-            )
-            if judged is not None and judged.stop:  # Background: its pods go too
-                r.kube.delete(Paths.jobs(namespace, job))
-                r.event(self.subject, "Normal", "RunsStopped", stop_message(job, judged))
-            graded = judged.graded if judged is not None else None
-        elif phase in ("succeeded", "absent") and has_execution(store, revision):
-            # A Job that ended well, or one gone (its TTL) after storing its outputs: grade
-            # what it stored, reading only the names it was granted (`grade_revision`).
-            graded = r.grade(store, revision, spec)
-        if graded is not None:
-            r.capacity.mark(key, running=False)
-            r.grants.revoke(namespace, job)
-            return graded
+        if revision in self.fresh:  # nothing to look up: no Job, no execution facts yet
+            found, phase, reason = None, "absent", ""
+        else:
+            found = r.kube.get(Paths.jobs(namespace, job))
+            phase, reason = job_state(found) if found is not None else ("absent", "")
+            graded = self._graded(found, phase, revision)
+            if graded is not None:
+                r.capacity.mark(key, running=False)
+                r.grants.revoke(namespace, job)
+                return graded
         if found is None:
             if not r.capacity.reserve(key):
                 self._wait(state, Progress(Phase.QUEUED, revision), QUEUED_RETRY_SECONDS)
@@ -415,7 +417,7 @@ class _InCluster:
             manifest = build_job(self.resource, revision, r.jobs)
             made, created = r.kube.create(Paths.jobs(namespace), manifest)
             granted_job = made if created else r.kube.get(Paths.jobs(namespace, job))
-            r.grants.grant(granted_job, spec, self.subject.name, revision)
+            r.grants.grant(granted_job, spec, self.subject.name, revision, created)
             if created:
                 message = f"Job {job} executes revision {revision}"
                 r.event(self.subject, "Normal", "IterationStarted", message)
@@ -438,6 +440,27 @@ class _InCluster:
         execution = infrastructure_result(phase, reason, deadline)
         return Graded(execution, score_runs([], execution.failure, spec.score))
 
+    def _graded(self, found: JsonObject | None, phase: str, revision: int) -> Graded | None:
+        """What the revision's Job stored, graded, where it can be: an Indexed Job's runs as
+        they arrive (the Job stopped once they decide), another Job's once it ended well or
+        is gone (its TTL) after storing its outputs."""
+        r, spec, store = self.reconciler, self.run.spec, self.run.store
+        namespace, job = self.subject.namespace, job_name(self.subject.name, revision)
+        if spec.score.runs > 1 and (is_indexed(found) if found else has_execution(store, revision)):
+            judged = judge(
+                arrived(found, spec.score.runs),
+                spec.score,
+                lambda count, failed: r.grade(store, revision, spec, count, dict(failed)),
+            )
+            if judged is not None and judged.stop:  # Background: its pods go too
+                r.kube.delete(Paths.jobs(namespace, job))
+                r.event(self.subject, "Normal", "RunsStopped", stop_message(job, judged))
+            return judged.graded if judged is not None else None
+        if phase in ("succeeded", "absent") and has_execution(store, revision):
+            # grade only the names it was granted (`grade_revision`)
+            return r.grade(store, revision, spec)
+        return None
+
     def learner(self) -> Learner | None:
         environment = FixerEnvironment(fix_memory=self.reconciler.settings.fix_memory)
         return build_learner(self.run.spec, environment)
@@ -454,7 +477,9 @@ class _InCluster:
 
     def fix(self, state: LoopState, request: RequestFix) -> FixOutcome | None:
         r, spec = self.reconciler, self.run.spec
-        self.subject = r.write(self.subject, state, Progress(Phase.FIXING), self.run)
+        if "llm" in spec.fix.fixers:  # a fix that may take minutes; the others take less
+            # than the status write would (the next one, Running or the outcome, follows)
+            self.subject = r.write(self.subject, state, Progress(Phase.FIXING), self.run)
         self.chain = self.chain or r.chain(self.subject, spec)
         try:
             outcome = fix_step(self.run.store, state, request, self.chain, spec, None)
@@ -462,6 +487,8 @@ class _InCluster:
             progress = Progress(Phase.QUEUED, budget_hold=hold.reason)
             self._wait(state, progress, hold.seconds)
             return None
+        if outcome.record is not None:
+            self.fresh.add(outcome.record.iteration)
         metrics.observe_fix(outcome.record, spec.fix.fixers, request.fix_type.value)
         spent, before = outcome.state.spent, state.spent
         if spec.fix.llm.model and spent != before:

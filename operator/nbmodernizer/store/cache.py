@@ -1,9 +1,9 @@
 """A read-through cache over the revision store, for the operator.
 
 The operator rebuilds each modernization from its revisions at every reconcile
-(`engine.replay`): without a cache that is a HEAD and a GET per stored file per revision,
-every time. Caching is safe because revision files are write-once (`s3.write_s3_once`):
-once a file exists its bytes never change. What can change is caught: an absent file is
+(`engine.replay`): without a cache that is a GET per stored file per revision, every time.
+Caching is safe because revision files are write-once (`s3.write_s3_once`): once a file
+exists its bytes never change. What can change is caught: an absent file is
 never remembered as absent, the listing of revisions is never cached, and deleting a
 modernization's revisions (retention `Delete`) forgets them here too.
 """
@@ -98,13 +98,18 @@ class CachedStore:
         return data
 
     def exists(self, revision: int, name: str) -> bool:
+        """One GET, not a HEAD: whoever asks whether a file is there reads it next (a Job's
+        execution.json is graded once it is there), and a GET costs the round trip a HEAD
+        does. The file is kept if it is small enough; a larger one's body is not read."""
         uri = self.inner.uri_of(revision, name)
         if self.cache.exists(uri):
             return True
-        found = self.inner.exists(revision, name)
-        if found:
+        found = self.inner.get_at_most(revision, name, self.cache.max_object_bytes)
+        if isinstance(found, bytes):
+            self.cache.put(uri, found)
+        elif found is not None:
             self.cache.saw(uri)
-        return found
+        return found is not None
 
     def get_at_most(self, revision: int, name: str, max_bytes: int) -> bytes | int | None:
         uri = self.inner.uri_of(revision, name)

@@ -47,7 +47,9 @@ class RevisionStore(Protocol):
 
     def put(self, revision: int, name: str, data: bytes) -> str: ...
 
-    def get(self, revision: int, name: str) -> bytes: ...
+    def get(self, revision: int, name: str) -> bytes:
+        """The file; FileNotFoundError when it is not there."""
+        ...
 
     def exists(self, revision: int, name: str) -> bool: ...
 
@@ -234,11 +236,21 @@ def write_result(store: RevisionStore, revision: int, result: StoredResult) -> N
     store.put(revision, RESULT, _json(document))
 
 
+def read_if_there(store: RevisionStore, revision: int, name: str) -> bytes | None:
+    """A file of the revision, or None when it is not there: one request (a GET, not a
+    HEAD and then a GET), for the files the operator writes itself."""
+    try:
+        return store.get(revision, name)
+    except FileNotFoundError:
+        return None
+
+
 def read_result(store: RevisionStore, revision: int) -> StoredResult | None:
     """None when the revision has not been graded yet."""
-    if not store.exists(revision, RESULT):
+    data = read_if_there(store, revision, RESULT)
+    if data is None:
         return None
-    document = json.loads(store.get(revision, RESULT))
+    document = json.loads(data)
     run = document.get("run", 0)
     if not isinstance(run, int) or isinstance(run, bool) or run < 0:
         raise ValueError(f"revision {revision}'s {RESULT}: run is {run!r}, not a run index")
@@ -258,9 +270,8 @@ def write_fix(store: RevisionStore, record: FixRecord) -> None:
 
 def read_fix(store: RevisionStore, revision: int) -> FixRecord | None:
     """None for revision 0, and for a revision whose fix was not recorded (yet)."""
-    if not store.exists(revision, FIX):
-        return None
-    return FixRecord.model_validate_json(store.get(revision, FIX))
+    data = read_if_there(store, revision, FIX)
+    return None if data is None else FixRecord.model_validate_json(data)
 
 
 def write_spec(store: RevisionStore, spec: ModernizationSpec, generation: int | None) -> None:
@@ -270,6 +281,5 @@ def write_spec(store: RevisionStore, spec: ModernizationSpec, generation: int | 
 
 def read_spec(store: RevisionStore) -> ModernizationSpec | None:
     """The spec the run started with; None before it started."""
-    if not store.exists(0, SPEC):
-        return None
-    return ModernizationSpec.model_validate(json.loads(store.get(0, SPEC))["spec"])
+    data = read_if_there(store, 0, SPEC)
+    return None if data is None else ModernizationSpec.model_validate(json.loads(data)["spec"])

@@ -8,6 +8,9 @@ qualified name with that part (`from scipy.misc import imread as read`: a cell t
 `read` mentions `imread`, `misc` and `scipy`); any other needle (`.ix[`, `'liblinear'`)
 matches as text.
 
+The memos of the last cell (its names, its tree's nodes and references) are per thread: the
+operator's workers fix several notebooks at once.
+
 A rule may also declare an `AstTrigger`: a cheap test on the stdlib `ast` tree that
 `cells.parse` already built (a superset of where the rule could change the cell: an assignment
 to a subscript of a subscript, an attribute whose qualified name is a target), checked after
@@ -20,6 +23,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import threading
 from collections.abc import Callable, Collection, Iterable, Mapping
 
 from nbmodernizer.fidelity.syntax import dotted
@@ -45,7 +49,7 @@ def _split(needles: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
     )
 
 
-class _Mentioned:
+class _Mentioned(threading.local):
     """The last cell's names with its imported names' parts (the rules of a cell ask in turn
     about the same state of it, in the same notebook)."""
 
@@ -99,7 +103,7 @@ def parts(*qualified: str) -> tuple[str, ...]:
 AstTrigger = Callable[[ast.Module, RuleContext], bool]
 
 
-class _Index:
+class _Index(threading.local):
     """The last tree's nodes by type (the rules of a cell ask in turn about the same tree)."""
 
     def __init__(self) -> None:
@@ -164,7 +168,7 @@ def _imported(tree: ast.Module) -> Iterable[str]:
             yield from (f"{node.module}.{alias.name}" for alias in node.names)
 
 
-class _References:
+class _References(threading.local):
     """The last tree's references, with every dotted prefix of each (`numpy`, `numpy.random`,
     `numpy.random.rand`): the qualified names (through the import aliases) of its attribute
     chains, of its names bound by an import, and of what its imports name."""
