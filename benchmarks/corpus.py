@@ -1,6 +1,7 @@
 """The runnable corpus (corpus/cases/): how many real failures the rules alone bring back.
 
     python benchmarks/corpus.py [--jobs 2] [--cases a,b] [--json FILE] [--references]
+    python benchmarks/corpus.py --static [--cases a,b]   # only the static pass below
 
 For every case: execute the legacy notebook and check that it fails today with the exception
 and message its case.yaml records; modernize it with `fixers: [rules]` (what `nbmod modernize`
@@ -10,7 +11,9 @@ Prints a table per case and the totals: reproduced, error-free, by library, by c
 iterations used, the share of `api-drift` cases reproduced by the rules alone (issue #9's goal:
 80%), and the cases whose final revision carries a fidelity flag (a model or hyperparameter
 changed) or a blocking one. `--references` also executes each hand-modernized reference and
-prints its score beside the spec's target. Not a test.
+prints its score beside the spec's target. First, a static pass (no kernel): every legacy
+notebook through `nbmod scan` / `nbmod fix` twice, as the precision suite checks a file
+(`benchmarks/precision.py`): cells broken and non-idempotent notebooks must be 0. Not a test.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import precision  # noqa: E402
 from corpus.cases import Case, load_cases  # noqa: E402
 from corpus.runs import (  # noqa: E402
     blocking_flags,
@@ -198,6 +202,25 @@ def render(rows: Sequence[Row], references: bool) -> str:
     return "\n".join(lines)
 
 
+def static_pass(cases: Sequence[Case]) -> str:
+    """The legacy notebooks through scan and fix twice, no kernel: what a rewrite broke."""
+    started = time.monotonic()
+    summary = precision.totals(precision.run([case.notebook for case in cases], jobs=1))
+    line = (
+        f"static `nbmod fix` twice over {summary['files']} legacy notebooks ({summary['cells']} "
+        f"cells, {summary['lines']} lines): {summary['files_changed']} changed, "
+        f"{summary['findings']} findings; cells broken {summary['cells_broken']}, "
+        f"non-idempotent notebooks {summary['non_idempotent_files']}, crashes "
+        f"{summary['crashes']} ({time.monotonic() - started:.0f} s)"
+    )
+    defects = [
+        f"  {kind}: {path}: {what}"
+        for kind in ("broken", "non_idempotent", "crashed")
+        for path, what in summary[kind].items()
+    ]
+    return "\n".join([line, *defects])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--jobs", type=int, default=1, help="cases at once (one kernel each)")
@@ -206,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--references", action="store_true", help="also execute and score each reference"
     )
+    parser.add_argument("--static", action="store_true", help="only the static pass, no kernel")
     args = parser.parse_args(argv)
     cases = load_cases()
     if args.cases:
@@ -214,6 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             parser.error(f"no such case(s): {', '.join(unknown)}")
         cases = [c for c in cases if c.name in wanted]
+    print(static_pass(cases), flush=True)
+    if args.static:
+        return 0
     started = time.monotonic()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
