@@ -120,3 +120,12 @@ def test_an_objects_own_is_monotonic_is_not_a_series_property() -> None:
     assert rule.rewrite(own, context) == own
     legacy = "import pandas as pd\nflag = pd.Series([1]).index.is_monotonic\n"
     assert rule.rewrite(legacy, context).endswith(".index.is_monotonic_increasing\n")
+
+
+def test_a_public_function_named_like_a_removed_private_module_is_kept() -> None:
+    """sklearn/decomposition/tests/test_dict_learning.py (the site-packages suite): the import
+    became `from sklearn import decomposition as dict_learning`, a module where the function
+    was (a call then raised TypeError)."""
+    rule = next(rule for rule in all_rules() if rule.id == "sklearn.private-modules")
+    source = "from sklearn.decomposition import (\n    SparseCoder,\n    dict_learning,\n)\n"
+    assert rule.rewrite(source, RuleContext(aliases=cells.imports([source]))) == source
