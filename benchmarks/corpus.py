@@ -1,6 +1,7 @@
 """The runnable corpus (corpus/cases/): how many real failures the rules alone bring back.
 
     python benchmarks/corpus.py [--jobs 2] [--cases a,b] [--json FILE] [--references] [--oracle]
+    python benchmarks/corpus.py --static [--cases a,b]   # only the static pass below
 
 For every case: execute the legacy notebook and check that it fails today with the exception
 and message its case.yaml records; modernize it with `fixers: [rules]` (what `nbmod modernize`
@@ -15,7 +16,9 @@ reference and prints its score beside the spec's target. `--oracle` runs each ca
 notebook's imports an era venv has (.eras/2019, else .eras/2017; scripts/era-envs) with
 `--oracle-python` (issue #22): its era score beside the hand-made target, and the first cell of
 the final revision whose values diverge from the era's; the cases that run in no era, and why.
-Not a test.
+First, a static pass (no kernel): every legacy notebook through `nbmod scan` / `nbmod fix`
+twice, as the precision suite checks a file (`benchmarks/precision.py`): cells broken and
+non-idempotent notebooks must be 0. Not a test.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import precision  # noqa: E402
 from corpus.cases import Case, load_cases  # noqa: E402
 from corpus.runs import (  # noqa: E402
     blocking_flags,
@@ -286,6 +290,25 @@ def render(rows: Sequence[Row], references: bool) -> str:
     return "\n".join(lines)
 
 
+def static_pass(cases: Sequence[Case]) -> str:
+    """The legacy notebooks through scan and fix twice, no kernel: what a rewrite broke."""
+    started = time.monotonic()
+    summary = precision.totals(precision.run([case.notebook for case in cases], jobs=1))
+    line = (
+        f"static `nbmod fix` twice over {summary['files']} legacy notebooks ({summary['cells']} "
+        f"cells, {summary['lines']} lines): {summary['files_changed']} changed, "
+        f"{summary['findings']} findings; cells broken {summary['cells_broken']}, "
+        f"non-idempotent notebooks {summary['non_idempotent_files']}, crashes "
+        f"{summary['crashes']} ({time.monotonic() - started:.0f} s)"
+    )
+    defects = [
+        f"  {kind}: {path}: {what}"
+        for kind in ("broken", "non_idempotent", "crashed")
+        for path, what in summary[kind].items()
+    ]
+    return "\n".join([line, *defects])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--jobs", type=int, default=1, help="cases at once (one kernel each)")
@@ -299,6 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also run each legacy notebook in its era (.eras/2019, else 2017): era scores",
     )
+    parser.add_argument("--static", action="store_true", help="only the static pass, no kernel")
     args = parser.parse_args(argv)
     cases = load_cases()
     if args.cases:
@@ -307,6 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             parser.error(f"no such case(s): {', '.join(unknown)}")
         cases = [c for c in cases if c.name in wanted]
+    print(static_pass(cases), flush=True)
+    if args.static:
+        return 0
     started = time.monotonic()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:

@@ -273,6 +273,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         for outcome in outcomes(paths, args.jobs):  # written as they come: a long run shows
             outcome.path = str(Path(outcome.path).relative_to(root))
             done.append(outcome)
+            if outcome.broken or outcome.unstable or outcome.crash:  # seen before the end
+                what = f"broken {outcome.broken} non-idempotent {outcome.unstable}"
+                print(f"defect: {outcome.path}: {what} crash {outcome.crash}", file=sys.stderr)
             if out is not None:
                 for finding in outcome.findings:
                     out.write(json.dumps({"path": outcome.path, **finding}) + "\n")

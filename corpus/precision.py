@@ -121,18 +121,22 @@ def render(suites: dict[str, dict[str, Any]], audit: Sequence[Verdict]) -> list[
         rounds = [r for r in ROUNDS if any(row.round == r for row in judged_here)]
         verdicts = Counter((row.round, row.rule, _standing(row)) for row in judged_here)
         rules = sorted(set(suite["rules"]) | {row.rule for row in judged_here})
-        add(f"**{name}**: findings per rule in the run above, and the findings judged by hand")
+        add(
+            f"**{name}**: findings per rule in the run above, the findings judged by hand, and "
+            "the rule's precision: true of the judged findings it still makes, every round"
+        )
         add("")
         header = "".join(
             f" round {r}: TP | FP, fixed since | FP, open |" for r in rounds
         )  # fmt: skip
-        add(f"| rule | findings |{header}")
-        add("|---|---:|" + "---:|" * (3 * len(rounds)))
+        add(f"| rule | findings |{header} precision |")
+        add("|---|---:|" + "---:|" * (3 * len(rounds) + 1))
         for rule in rules:
             judged = "".join(
                 f" {verdicts[r, rule, standing]} |" for r in rounds for standing in _STANDINGS
             )
-            add(f"| `{rule}` | {suite['rules'].get(rule, 0)} |{judged}")
+            share = _precision(verdicts, rule)
+            add(f"| `{rule}` | {suite['rules'].get(rule, 0)} |{judged} {share} |")
         add("")
         for r in rounds:
             add(_summary(r, [row for row in judged_here if row.round == r]))
@@ -154,6 +158,13 @@ def _summary(name: str, judged: Sequence[Verdict]) -> str:
 
 
 _STANDINGS = ("TP", "fixed", "open")
+
+
+def _precision(verdicts: Counter[tuple[str, str, str]], rule: str) -> str:
+    """True of the judged findings the rule still makes, every round: `TP/(TP + FP open)`."""
+    true = sum(n for (_, r, standing), n in verdicts.items() if r == rule and standing == "TP")
+    made = true + sum(n for (_, r, s), n in verdicts.items() if r == rule and s == "open")
+    return f"{true}/{made}" if made else "-"
 
 
 def _standing(row: Verdict) -> str:

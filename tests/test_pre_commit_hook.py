@@ -61,8 +61,10 @@ def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         "GIT_COMMITTER_EMAIL": "t@example.com",
     }
     subprocess.run(["git", "init", "-q", str(work)], check=True, env=env)
-    write_notebook(work / "legacy.ipynb", notebook("import pandas as pd\nx = pd.DataFrame().ix[0]"))
-    (work / "modern.py").write_text("import pandas as pd\nx = pd.DataFrame().loc[0]\n")
+    write_notebook(
+        work / "legacy.ipynb", notebook("import pandas as pd\nx = pd.DataFrame().ix[0, 'a']")
+    )
+    (work / "modern.py").write_text("import pandas as pd\nx = pd.DataFrame().loc[0, 'a']\n")
     subprocess.run(["git", "add", "."], cwd=work, check=True, env=env)
     return work, env
 
@@ -91,6 +93,6 @@ def test_fix_hook_rewrites_and_then_passes(repo: tuple[Path, dict[str, str]]) ->
     done = try_repo(work, env, "nbmod-fix-system")
     assert done.returncode == 1, done.stdout + done.stderr  # files were modified
     fixed = nbformat.read(work / "legacy.ipynb", as_version=4)
-    assert fixed.cells[1].source == "import pandas as pd\nx = pd.DataFrame().loc[0]"
+    assert fixed.cells[1].source == "import pandas as pd\nx = pd.DataFrame().loc[0, 'a']"
     subprocess.run(["git", "add", "."], cwd=work, check=True, env=env)
     assert try_repo(work, env, "nbmod-scan-system").returncode == 0

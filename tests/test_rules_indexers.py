@@ -10,14 +10,16 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.cells import parses
 
 RULE = next(rule for rule in all_rules() if rule.id == "pandas.ix-indexer")
-CONTEXT = RuleContext(aliases={"pd": "pandas"})
+CONTEXT = RuleContext(aliases={"pd": "pandas"}, run_follows=True)  # the loop
+# `nbmod scan` / `nbmod fix`: no run follows to check a guess
+STATIC = RuleContext(aliases={"pd": "pandas"})
 READ = "df = pd.read_csv('t.csv')\n"
 
 
-def readings(source: str) -> tuple[str, str]:
+def readings(source: str, context: RuleContext = CONTEXT) -> tuple[str, str]:
     """The last line as the rule writes it, and as its alternative does."""
     assert RULE.alternative is not None
-    written = RULE.rewrite(source, CONTEXT), RULE.alternative(source, CONTEXT)
+    written = RULE.rewrite(source, context), RULE.alternative(source, context)
     return written[0].splitlines()[-1], written[1].splitlines()[-1]
 
 
@@ -29,6 +31,10 @@ def readings(source: str) -> tuple[str, str]:
         ("x = df.ix[df['a'] > 1, ['a', 'b']]", "loc"),
         ("x = df.ix['r1':'r3']", "loc"),
         ("x = df.ix[0, 'b']", "loc"),
+        # a boolean mask with only `:` beside it: `.iloc` refuses a boolean Series
+        ("df['a'].ix[df['a'] > 9] = 9", "loc"),
+        ("x = df.ix[:, df.columns != 'left']", "loc"),
+        ("x = df.ix[~df['a'].isnull() & (df['b'] == 0), :]", "loc"),
         # positions on the columns of a frame with string column labels
         (READ + "x = df.ix[:, 1:-1]", "iloc"),
         (READ + "x = df.ix[:, [0, 2]]", "iloc"),
@@ -43,6 +49,7 @@ def test_a_key_that_says_which_is_decided_the_same_in_both_readings(
 ) -> None:
     line = source.splitlines()[-1].replace(".ix[", f".{indexer}[")
     assert readings(source) == (line, line)
+    assert readings(source, STATIC) == (line, line)  # and without a run
 
 
 @pytest.mark.parametrize(
@@ -69,9 +76,22 @@ def test_a_key_that_says_which_is_decided_the_same_in_both_readings(
         "if ok:\n    df = pd.read_csv('t.csv')\nx = df.ix[:, 1]",
     ],
 )
-def test_an_undecided_key_is_loc_and_iloc_in_the_alternative(source: str) -> None:
+def test_an_undecided_key_is_loc_and_iloc_where_a_run_follows(source: str) -> None:
     line = source.splitlines()[-1]
     assert readings(source) == (line.replace(".ix[", ".loc["), line.replace(".ix[", ".iloc["))
+    assert readings(source, STATIC) == (line, line)  # `nbmod fix`: no run to check a guess
+
+
+def test_an_undecided_key_is_left_where_no_run_can_check_a_guess() -> None:
+    """Audit round 2's two false positives (`X_t.ix[:, i]` in a loop over the positions of a
+    frame read in another cell: `.loc` raised KeyError); a decided key in the cell still is."""
+    source = (
+        "for i in range(n_columns):\n"
+        "    X_t.ix[:, i] = shuffle(np.array(X_t.ix[:, i]))\n"
+        "y = X_t.ix[:, 'target']"
+    )
+    assert RULE.rewrite(source, STATIC) == source.replace("ix[:, 'target']", "loc[:, 'target']")
+    assert RULE.rewrite(source, CONTEXT) == source.replace(".ix[", ".loc[")
 
 
 def test_what_keeps_columns_known_does_not_spoil_them() -> None:

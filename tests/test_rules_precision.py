@@ -102,3 +102,30 @@ def test_a_factorplot_drawn_on_given_axes_becomes_the_axes_level_plot() -> None:
     assert "sns.catplot(x='a', y='b', col='c', data=df, ax=ax" in _rewrite(
         "seaborn.factorplot", grid
     )
+
+
+def test_an_objects_own_is_monotonic_is_not_a_series_property() -> None:
+    """pandas/core/groupby/ops.py and tseries/frequencies.py (the site-packages suite): a
+    class's own `is_monotonic` attribute, set and read through `self`."""
+    rule = next(rule for rule in all_rules() if rule.id == "pandas.is-monotonic")
+    own = (
+        "import pandas as pd\n"
+        "class Inferer:\n"
+        "    def __init__(self, index):\n"
+        "        self.is_monotonic = index.is_monotonic_increasing\n"
+        "    def ok(self):\n"
+        "        return self.is_monotonic and self._grouper.is_monotonic\n"
+    )
+    context = RuleContext(aliases={"pd": "pandas"})
+    assert rule.rewrite(own, context) == own
+    legacy = "import pandas as pd\nflag = pd.Series([1]).index.is_monotonic\n"
+    assert rule.rewrite(legacy, context).endswith(".index.is_monotonic_increasing\n")
+
+
+def test_a_public_function_named_like_a_removed_private_module_is_kept() -> None:
+    """sklearn/decomposition/tests/test_dict_learning.py (the site-packages suite): the import
+    became `from sklearn import decomposition as dict_learning`, a module where the function
+    was (a call then raised TypeError)."""
+    rule = next(rule for rule in all_rules() if rule.id == "sklearn.private-modules")
+    source = "from sklearn.decomposition import (\n    SparseCoder,\n    dict_learning,\n)\n"
+    assert rule.rewrite(source, RuleContext(aliases=cells.imports([source]))) == source

@@ -14,6 +14,7 @@ import nbformat
 import pytest
 
 from nbmodernizer.fixers.rules import RulesFixer, all_libraries, all_rules
+from nbmodernizer.fixers.rules.fixer import notebook_context
 from nbmodernizer.fixers.rules.model import Example, Rule
 from nbmodernizer.scan.finding import Scanner
 from nbmodernizer.scan.sources import SourceFile, read
@@ -86,7 +87,27 @@ def test_rule_example_scan_agrees_with_the_loop(
     "path", sorted(EXAMPLES.glob("*/notebook.ipynb")), ids=lambda p: p.parent.name
 )
 def test_example_notebook_scan_agrees_with_the_loop(path: Path) -> None:
-    assert scan_finds(path) == loop_applies(nbformat.read(path, as_version=4))
+    nb = nbformat.read(path, as_version=4)
+    assert scan_finds(path) == without_guesses(loop_applies(nb), nb)
+
+
+IX = next(rule for rule in all_rules() if rule.id == "pandas.ix-indexer")
+
+
+def without_guesses(applied: dict[int, set[str]], nb: Any) -> dict[int, set[str]]:
+    """What the loop applies less its `.ix` guesses: an `.ix` whose key says neither labels
+    nor positions is written `.loc` where a run follows to check it (the loop), left by
+    `scan` (libraries/pandas/indexers.py). A cell whose `.ix` are all guesses drops the rule."""
+    sources = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+    context, _ = notebook_context(sources, False, None)  # as scan reads it: no run follows
+    kept: dict[int, set[str]] = {}
+    for index, rules in applied.items():
+        source = nb.cells[index].source
+        if IX.id in rules and IX.rewrite(source, context) == source:
+            rules = rules - {IX.id}
+        if rules:
+            kept[index] = rules
+    return kept
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ def test_fleet_make_scan_labels_the_triage(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_notebook(
-        tmp_path / "old.ipynb", notebook("import pandas as pd\nx = pd.DataFrame().ix[0]")
+        tmp_path / "old.ipynb", notebook("import pandas as pd\nx = pd.DataFrame().ix[0, 'a']")
     )
     write_notebook(tmp_path / "new.ipynb", notebook("import pandas as pd\nx = pd.DataFrame()"))
     write_notebook(tmp_path / "odd.ipynb", notebook("import pandas as pd\nx = = 1"))

@@ -22,6 +22,10 @@ class RuleContext:
     # the lines (1-based) of the cell being rewritten that raised the errors its reactive
     # rules answer (the innermost notebook frame); empty for proactive rewrites and `scan`
     raising_lines: frozenset[int] = frozenset()
+    # a run of the rewritten notebook follows (the loop): a rule whose reading only the data
+    # decides (`.ix`) may write its guess, as `amend` takes the other reading where it raises;
+    # False for `nbmod scan` / `nbmod fix`, after which nothing runs to check a guess
+    run_follows: bool = False
     # what envprobe.py found where the notebook runs: the answers of the probes and the
     # signatures a rewrite reads (`Rule.reads`, `Rule.signatures`); None: no facts
     environment: EnvironmentFacts | None = None

@@ -272,6 +272,7 @@ class RulesFixer:
             request.input_dir,
             request.environment,
         )
+        context = replace(context, run_follows=True)
         own = self._own_errors(request, notebook, context)
         if own is not None:
             return own

@@ -93,6 +93,7 @@ def context_for(
         gpu_available=False,
         input_dir=root / "input",
         raising_lines=frozenset(raising_lines),
+        run_follows=True,  # a proof runs the rewrite, as the loop does
         environment=environment,
     )
 

@@ -234,6 +234,10 @@ def known_frames(context: RuleContext, module: cst.Module) -> frozenset[str]:
     return notebook_frames([module.code], context.aliases)
 
 
+# an object's own attributes (`self._mgr`, `self.is_monotonic`): a class's, not a frame's
+OWN = frozenset({"self", "cls"})
+
+
 def rooted_in(node: cst.BaseExpression, names: frozenset[str]) -> bool:
     """Whether `df`, `df['a']`, `df.a`, `df.loc[m, 'a']` ... starts at one of `names`."""
     while isinstance(node, cst.Subscript | cst.Attribute):

@@ -7,6 +7,9 @@ integers. Each `.ix[...]` is decided on its own:
 - a string label anywhere in the key (`'target'`, `['a', 'b']`, `'a':'c'`) -> `.loc`: `.iloc`
   never takes a label, so `.loc` is the only reading of it (when `.loc` raises there, a
   position on the other axis of a non-integer index, neither indexer alone is right);
+- a boolean mask (`df['a'] > 1`, `~m & (x == y)`, `x.isnull()`, `x.isin(v)`) with nothing
+  but `:` beside it -> `.loc`: `.ix` read a mask as `.loc` does, and `.iloc` refuses a
+  boolean Series;
 - integer positions (`0`, `-1`, `[0, 2]`, `1:-1`, `:5`) on the columns only, the rows a full
   `:`, of a frame whose column labels are known to be strings -> `.iloc`: `.ix` read integers
   on a non-integer axis as positions. Known here means a name bound once in the cell, before
@@ -18,10 +21,12 @@ integers. Each `.ix[...]` is decided on its own:
   with a key that is not a string, no `name` passed to a function the notebook did not import
   (it may relabel it);
 - anything else is undecided: an integer on the rows (a label on a RangeIndex, a position on a
-  string index), a variable, a mask beside positions, a frame read in another cell. The rule
-  writes `.loc` there, and its alternative `.iloc`: where `.loc` raises at that line, `amend`
-  takes that line from the alternative and leaves the others as they are. The decided ones are
-  the same in both readings.
+  string index), a variable, a mask beside positions, a frame read in another cell. Only a run
+  can tell, so an undecided one is rewritten only where a run follows (`run_follows`: the
+  loop): the rule writes `.loc` there, and its alternative `.iloc`; where `.loc` raises at
+  that line, `amend` takes that line from the alternative and leaves the others as they are.
+  `nbmod scan` / `nbmod fix` (nothing runs after them to check a guess) leave it as `.ix`.
+  The decided ones are the same in both readings.
 
 The frame inference is local to this rule, the smallest that makes the decision above safe.
 """
@@ -43,6 +48,7 @@ class Key(Enum):
     LABEL = "label"  # a string, strings, or a slice with a string bound
     POSITION = "position"  # an integer, integers, or a slice of integers
     ALL = "all"  # `:`
+    MASK = "mask"  # a comparison, or `~`, `&`, `|` of masks, or `.isnull()`-like calls
     UNKNOWN = "unknown"
 
 
@@ -54,6 +60,24 @@ def _integer(node: cst.BaseExpression) -> bool:
 
 def _string(node: cst.BaseExpression) -> bool:
     return string_literal(node) is not None
+
+
+_ORDER = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+          cst.GreaterThanEqual)  # fmt: skip
+_MASK_METHODS = frozenset({"isnull", "notnull", "isna", "notna", "isin", "duplicated"})
+
+
+def _mask(node: cst.BaseExpression) -> bool:
+    """An expression that makes a boolean mask whatever its operands hold."""
+    if isinstance(node, cst.Comparison):
+        return all(isinstance(t.operator, _ORDER) for t in node.comparisons)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _mask(node.expression)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitAnd | cst.BitOr):
+        return _mask(node.left) and _mask(node.right)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.attr.value in _MASK_METHODS
+    return False
 
 
 def key_kind(node: cst.BaseSlice) -> Key:
@@ -78,6 +102,8 @@ def key_kind(node: cst.BaseSlice) -> Key:
         return Key.POSITION if all(_integer(i) for i in items) else Key.UNKNOWN
     if _string(value):
         return Key.LABEL
+    if _mask(value):
+        return Key.MASK
     return Key.POSITION if _integer(value) else Key.UNKNOWN
 
 
@@ -86,7 +112,7 @@ def decide(
 ) -> str | None:
     """`loc` or `iloc` where the key says which (see the module's docstring), else None."""
     kinds = [key_kind(element.slice) for element in key]
-    if Key.LABEL in kinds:
+    if Key.LABEL in kinds or (Key.MASK in kinds and set(kinds) <= {Key.MASK, Key.ALL}):
         return LOC
     known = isinstance(receiver, cst.Name) and receiver.value in frames
     if known and len(kinds) == 2 and kinds[0] is Key.ALL and kinds[1] is Key.POSITION:
@@ -242,12 +268,13 @@ def string_column_frames(module: cst.Module, aliases: Mapping[str, str]) -> dict
 
 class IxTo(cst.CSTTransformer):
     """`.ix[...]` -> `.loc[...]` or `.iloc[...]` where the key decides (`decide`), else
-    `undecided` (the rule writes `loc`, its alternative `iloc`)."""
+    `undecided` (the rule writes `loc`, its alternative `iloc`) where a run follows, and
+    left as it is elsewhere."""
 
     def __init__(self, context: RuleContext, undecided: str) -> None:
         super().__init__()
         self.aliases = context.aliases
-        self.undecided = undecided
+        self.undecided: str | None = undecided if context.run_follows else None
         self.bindings: dict[str, cst.Assign] = {}
         self.frames: set[str] = set()  # bound by the statements already left
 
@@ -265,4 +292,6 @@ class IxTo(cst.CSTTransformer):
         if not (isinstance(value, cst.Attribute) and value.attr.value == "ix"):
             return updated_node
         indexer = decide(value.value, updated_node.slice, self.frames) or self.undecided
+        if indexer is None:
+            return updated_node
         return updated_node.with_changes(value=value.with_changes(attr=cst.Name(indexer)))

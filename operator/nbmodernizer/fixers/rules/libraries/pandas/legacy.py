@@ -15,7 +15,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     pandas_lacks,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.bindings import rooted_in
+from nbmodernizer.fixers.rules.toolkit.bindings import OWN, rooted_in
 from nbmodernizer.fixers.rules.toolkit.calls import (
     CallRewriter,
     as_keyword,
@@ -150,7 +150,6 @@ _METHODS: dict[str, MethodBuilder] = {
     "get_dtype_counts": _dtype_counts,
     "mad": _mad,
 }
-_OWN = frozenset({"self", "cls"})
 _REMOVED = "|".join(name for name in _METHODS if name != "sort_index")
 # names other libraries still use (ndarray.swapaxes, torch's Tensor.bool): only reactive
 _SHARED: dict[str, MethodBuilder] = {"swapaxes": _swapaxes, "bool": _bool}
@@ -170,7 +169,7 @@ class _Methods(cst.CSTTransformer):
             isinstance(receiver, cst.Attribute) and receiver.attr.value == "str"
         ):
             return updated_node  # `np.pad(...)`, `s.str.pad(5)`
-        if rooted_in(receiver, _OWN):
+        if rooted_in(receiver, OWN):
             return updated_node  # `self._mgr.reindex_axis(...)`: an object's own, not a frame
         result = self.methods[func.attr.value](updated_node, func)
         return updated_node if result is None else result

@@ -269,8 +269,9 @@ RULES = (
         summary=(
             "`.ix[...]` -> `.loc[...]` for a key with a label, `.iloc[...]` for positions on "
             "the columns of a frame whose columns are known to be strings (`.ix` fell back to "
-            "positions on a non-integer axis); an undecided one becomes `.loc`, and where "
-            "`.loc` raises at that line, `.iloc` on that line only"
+            "positions on a non-integer axis); an undecided one only where a run follows (the "
+            "loop, not `nbmod fix`): `.loc`, and where `.loc` raises at that line, `.iloc` on "
+            "that line only"
         ),
         kind=Kind.API,
         rewrite=cst_rewrite(lambda context: IxTo(context, LOC), ("ix",)),

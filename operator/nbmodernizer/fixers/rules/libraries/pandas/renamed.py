@@ -12,6 +12,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     pandas_lacks,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
+from nbmodernizer.fixers.rules.toolkit.bindings import OWN, rooted_in
 from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments, method_call
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import move_module, replace_attributes
@@ -112,7 +113,8 @@ class GetSetValue(cst.CSTTransformer):
 
 class RenameAttribute(cst.CSTTransformer):
     """`x.old` -> `x.new` for an attribute that is not called (a property) of an object that is
-    not a module (`libalgos.is_monotonic(a)` is a function of its own)."""
+    not a module (`libalgos.is_monotonic(a)` is a function of its own) nor an object's own
+    (`self.is_monotonic`, `self._grouper.is_monotonic`: a class's attribute)."""
 
     def __init__(self, context: RuleContext, renames: dict[str, str]) -> None:
         super().__init__()
@@ -129,7 +131,9 @@ class RenameAttribute(cst.CSTTransformer):
         old = updated_node.attr.value
         if old not in self.renames or original_node in self.called:
             return updated_node
-        if is_module_receiver(updated_node.value, self.context):
+        if is_module_receiver(updated_node.value, self.context) or rooted_in(
+            updated_node.value, OWN
+        ):
             return updated_node
         return updated_node.with_changes(attr=cst.Name(self.renames[old]))
 

@@ -131,9 +131,11 @@ _PRIVATE_MODULES: dict[str, str] = {
         "affinity_propagation_ bicluster birch dbscan_ hierarchical k_means_ mean_shift_ "
         "optics_ spectral",
     ),
+    # not `dict_learning`: the package's public function of that name shadowed the module, so
+    # `from sklearn.decomposition import dict_learning` was and is the function
     **into(
         "sklearn.decomposition",
-        "base dict_learning factor_analysis fastica_ incremental_pca kernel_pca nmf online_lda "
+        "base factor_analysis fastica_ incremental_pca kernel_pca nmf online_lda "
         "pca sparse_pca truncated_svd",
     ),
     **into(
