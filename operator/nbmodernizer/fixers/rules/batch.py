@@ -8,6 +8,12 @@ serve all of them: each transformer is called only for the node types it handles
 dropped from the walk at its first replacement (it will change the cell). `fixer.rewrite_cell`
 asks this once per state of a cell and runs alone only the rules it names; a transformer that
 raises is named too (alone, it raises as before).
+
+The walk only looks, so it does not go through LibCST's `visit`, which rebuilds (and
+validates) every node of the tree on the way up: `_traverse` calls the same hooks in the same
+order (a node, then each of its fields in the order LibCST visits them, with the attribute
+hooks) and hands each `leave_*` the node itself as the updated node, which is what LibCST's
+rebuilt copy equals while no child was replaced.
 """
 
 from __future__ import annotations
@@ -123,6 +129,55 @@ class _Walk(cst.CSTTransformer):
                 self.changes.add(n)
 
 
+class _FieldOrder(cst.CSTTransformer):
+    """Records the fields LibCST visits of one node, in order (it does not go below them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[str] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return False
+
+    def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+        return updated_node
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.fields.append(attribute)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(node: cst.CSTNode) -> tuple[str, ...]:
+    """The fields of a node type LibCST visits, in its order (the same for every node of a
+    type: `_visit_and_replace_children` names them in a fixed order)."""
+    found = _FIELDS.get(type(node))
+    if found is None:
+        order = _FieldOrder()
+        node._visit_and_replace_children(order)
+        found = _FIELDS[type(node)] = tuple(order.fields)
+    return found
+
+
+def _traverse(node: cst.CSTNode, walk: _Walk) -> None:
+    """`node.visit(walk)` without rebuilding the tree (the walk replaces nothing)."""
+    if walk.on_visit(node):
+        attributes = walk.attributes
+        for name in _fields(node):
+            if attributes:
+                walk.on_visit_attribute(node, name)
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                _traverse(value, walk)
+            elif isinstance(value, tuple | list):
+                for child in value:
+                    _traverse(child, walk)
+            if attributes:
+                walk.on_leave_attribute(node, name)
+    walk.on_leave(node, node)
+
+
 def would_change(source: str, rewrites: Sequence[CstRewrite], context: RuleContext) -> set[int]:
     """The positions in `rewrites` of those that would change this cell (a superset: a
     replacement that prints the same code is named too)."""
@@ -134,7 +189,7 @@ def would_change(source: str, rewrites: Sequence[CstRewrite], context: RuleConte
         return set()
     transformers = [rewrites[n].factory(context) for n in chosen]
     walk = _Walk(transformers)
-    module.visit(walk)
+    _traverse(module, walk)
     for n, transformer in enumerate(transformers):
         if isinstance(transformer, ImportingTransformer) and transformer.imports:
             walk.changes.add(n)
