@@ -9,16 +9,12 @@ dropped from the walk at its first replacement (it will change the cell). `fixer
 asks this once per state of a cell and runs alone only the rules it names; a transformer that
 raises is named too (alone, it raises as before).
 
-The walk only looks, so it does not go through LibCST's `visit`, which rebuilds (and
-validates) every node of the tree on the way up: `_traverse` calls the same hooks in the same
-order (a node, then each of its fields in the order LibCST visits them, with the attribute
-hooks) and hands each `leave_*` the node itself as the updated node, which is what LibCST's
-rebuilt copy equals while no child was replaced.
+The walk only looks (`toolkit.traversal.look`: LibCST's hooks, in LibCST's order, without
+rebuilding the tree).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,22 +23,11 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, read_cell
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-
-
-@functools.cache
-def _overrides(kind: type) -> frozenset[str]:
-    """The `visit_*` / `leave_*` methods a transformer class defines beyond LibCST's own
-    (CSTTransformer declares one of each, doing nothing, for every node type)."""
-    return frozenset(
-        name
-        for name in dir(kind)
-        if name.startswith(("visit_", "leave_"))
-        and getattr(kind, name) is not getattr(cst.CSTTransformer, name, None)
-    )
+from nbmodernizer.fixers.rules.toolkit.traversal import look, overrides
 
 
 def _handles(transformer: cst.CSTTransformer, name: str) -> bool:
-    return name in _overrides(type(transformer))
+    return name in overrides(type(transformer))
 
 
 class _Walk(cst.CSTTransformer):
@@ -57,7 +42,7 @@ class _Walk(cst.CSTTransformer):
         # LibCST calls the attribute hooks for every field of every node: skip them unless
         # a transformer here has one (`visit_Call_func`; node class names have no `_`)
         self.attributes = any(
-            name.count("_") > 1 for t in transformers for name in _overrides(type(t))
+            name.count("_") > 1 for t in transformers for name in overrides(type(t))
         )
 
     def _handling(self, name: str) -> list[int]:
@@ -129,67 +114,27 @@ class _Walk(cst.CSTTransformer):
                 self.changes.add(n)
 
 
-class _FieldOrder(cst.CSTTransformer):
-    """Records the fields LibCST visits of one node, in order (it does not go below them)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fields: list[str] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return False
-
-    def on_leave(self, original_node: Any, updated_node: Any) -> Any:
-        return updated_node
-
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        self.fields.append(attribute)
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _fields(node: cst.CSTNode) -> tuple[str, ...]:
-    """The fields of a node type LibCST visits, in its order (the same for every node of a
-    type: `_visit_and_replace_children` names them in a fixed order)."""
-    found = _FIELDS.get(type(node))
-    if found is None:
-        order = _FieldOrder()
-        node._visit_and_replace_children(order)
-        found = _FIELDS[type(node)] = tuple(order.fields)
-    return found
-
-
-def _traverse(node: cst.CSTNode, walk: _Walk) -> None:
-    """`node.visit(walk)` without rebuilding the tree (the walk replaces nothing)."""
-    if walk.on_visit(node):
-        attributes = walk.attributes
-        for name in _fields(node):
-            if attributes:
-                walk.on_visit_attribute(node, name)
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                _traverse(value, walk)
-            elif isinstance(value, tuple | list):
-                for child in value:
-                    _traverse(child, walk)
-            if attributes:
-                walk.on_leave_attribute(node, name)
-    walk.on_leave(node, node)
-
-
-def would_change(source: str, rewrites: Sequence[CstRewrite], context: RuleContext) -> set[int]:
+def would_change(
+    source: str,
+    rewrites: Sequence[CstRewrite],
+    context: RuleContext,
+    owners: Sequence[int] | None = None,
+) -> set[int]:
     """The positions in `rewrites` of those that would change this cell (a superset: a
-    replacement that prints the same code is named too)."""
+    replacement that prints the same code is named too). `owners`: the rule each rewrite
+    belongs to; when those that may apply (`CstRewrite.may_apply`) all belong to one rule,
+    they are named without a walk (running that rule decides, at the cost of a walk)."""
     chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source, context)]
     if not chosen:
         return set()  # the cell is not parsed
     _, module = read_cell(source)
     if module is None:
         return set()
+    if owners is not None and len({owners[n] for n in chosen}) == 1:
+        return set(chosen)
     transformers = [rewrites[n].factory(context) for n in chosen]
     walk = _Walk(transformers)
-    _traverse(module, walk)
+    look(module, walk)
     for n, transformer in enumerate(transformers):
         if isinstance(transformer, ImportingTransformer) and transformer.imports:
             walk.changes.add(n)
