@@ -8,11 +8,13 @@ serve all of them: each transformer is called only for the node types it handles
 dropped from the walk at its first replacement (it will change the cell). `fixer.rewrite_cell`
 asks this once per state of a cell and runs alone only the rules it names; a transformer that
 raises is named too (alone, it raises as before).
+
+The walk only looks (`toolkit.traversal.look`: LibCST's hooks, in LibCST's order, without
+rebuilding the tree).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,22 +23,11 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, read_cell
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
-
-
-@functools.cache
-def _overrides(kind: type) -> frozenset[str]:
-    """The `visit_*` / `leave_*` methods a transformer class defines beyond LibCST's own
-    (CSTTransformer declares one of each, doing nothing, for every node type)."""
-    return frozenset(
-        name
-        for name in dir(kind)
-        if name.startswith(("visit_", "leave_"))
-        and getattr(kind, name) is not getattr(cst.CSTTransformer, name, None)
-    )
+from nbmodernizer.fixers.rules.toolkit.traversal import look, overrides
 
 
 def _handles(transformer: cst.CSTTransformer, name: str) -> bool:
-    return name in _overrides(type(transformer))
+    return name in overrides(type(transformer))
 
 
 class _Walk(cst.CSTTransformer):
@@ -51,7 +42,7 @@ class _Walk(cst.CSTTransformer):
         # LibCST calls the attribute hooks for every field of every node: skip them unless
         # a transformer here has one (`visit_Call_func`; node class names have no `_`)
         self.attributes = any(
-            name.count("_") > 1 for t in transformers for name in _overrides(type(t))
+            name.count("_") > 1 for t in transformers for name in overrides(type(t))
         )
 
     def _handling(self, name: str) -> list[int]:
@@ -123,18 +114,27 @@ class _Walk(cst.CSTTransformer):
                 self.changes.add(n)
 
 
-def would_change(source: str, rewrites: Sequence[CstRewrite], context: RuleContext) -> set[int]:
+def would_change(
+    source: str,
+    rewrites: Sequence[CstRewrite],
+    context: RuleContext,
+    owners: Sequence[int] | None = None,
+) -> set[int]:
     """The positions in `rewrites` of those that would change this cell (a superset: a
-    replacement that prints the same code is named too)."""
+    replacement that prints the same code is named too). `owners`: the rule each rewrite
+    belongs to; when those that may apply (`CstRewrite.may_apply`) all belong to one rule,
+    they are named without a walk (running that rule decides, at the cost of a walk)."""
     chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source, context)]
     if not chosen:
         return set()  # the cell is not parsed
     _, module = read_cell(source)
     if module is None:
         return set()
+    if owners is not None and len({owners[n] for n in chosen}) == 1:
+        return set(chosen)
     transformers = [rewrites[n].factory(context) for n in chosen]
     walk = _Walk(transformers)
-    module.visit(walk)
+    look(module, walk)
     for n, transformer in enumerate(transformers):
         if isinstance(transformer, ImportingTransformer) and transformer.imports:
             walk.changes.add(n)

@@ -235,7 +235,7 @@ def _would_change(
         if position >= start and found is not None:
             owners += [position] * len(found)
             rewrites += found
-    return {owners[n] for n in batch.would_change(source, rewrites, context)}
+    return {owners[n] for n in batch.would_change(source, rewrites, context, owners)}
 
 
 def _cells(positions: list[int]) -> str:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import libcst as cst
 
 from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
+from nbmodernizer.fixers.rules.toolkit import traversal
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, add_imports
 from nbmodernizer.fixers.rules.toolkit.needles import AstTrigger, mentions, triggered
 from nbmodernizer.fixers.rules.toolkit.text import code_mask
@@ -57,22 +57,6 @@ def transform_python(source: str, transform: Callable[[cst.Module], cst.Module])
     return cells.unmask(changed.code, parsed.originals)
 
 
-def _watch(transformer: cst.CSTTransformer) -> list[bool]:
-    """A list that becomes non-empty once the transformer replaces a node (a `leave_*` that
-    returns anything but the node it was given)."""
-    replaced: list[bool] = []
-    leave = transformer.on_leave
-
-    def on_leave(original: Any, updated: Any) -> Any:
-        result = leave(original, updated)
-        if result is not updated and not replaced:
-            replaced.append(True)
-        return result
-
-    transformer.on_leave = on_leave  # type: ignore[method-assign,assignment]
-    return replaced
-
-
 @dataclass(frozen=True)
 class CstRewrite:
     """A Rewrite from a LibCST transformer built for the notebook's context; the imports the
@@ -95,12 +79,10 @@ class CstRewrite:
 
         def transform(module: cst.Module) -> cst.Module:
             transformer = self.factory(context)
-            replaced = _watch(transformer)
-            changed = module.visit(transformer)
+            # `traversal.transform` gives the module itself when no node was replaced
+            changed = traversal.transform(module, transformer)
             if isinstance(transformer, ImportingTransformer) and transformer.imports:
                 changed = add_imports(changed, transformer.imports)
-            elif not replaced:
-                return module  # no node was replaced: the cell is unchanged (no code to compare)
             return changed
 
         return transform_python(source, transform)

@@ -25,6 +25,7 @@ from nbmodernizer.fixers.rules.toolkit.imports import (
 from nbmodernizer.fixers.rules.toolkit.needles import call_to, passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import code, dotted_name, qualified
 from nbmodernizer.fixers.rules.toolkit.probes import no_parameter
+from nbmodernizer.fixers.rules.toolkit.traversal import look
 
 SKLEARN_CLASSES = (
     "lightgbm.LGBMClassifier",
@@ -189,7 +190,7 @@ def _assigned_models(module: cst.Module, context: RuleContext) -> set[str]:
                     )
                     assigned[name] = assigned.get(name, True) and is_model
 
-    module.visit(Visitor())
+    look(module, Visitor())
     return {name for name, only_models in assigned.items() if only_models}
 
 
@@ -225,7 +226,7 @@ class _FitCallbacks(_CallbackNaming):
                 if self._fit(call):
                     fits.append(call)
 
-        node.visit(Visitor())
+        look(node, Visitor())
         self.candidates = sum(
             1
             for call in fits

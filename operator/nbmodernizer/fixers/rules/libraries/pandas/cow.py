@@ -26,6 +26,7 @@ from nbmodernizer.fixers.rules.toolkit.nodes import (
     with_commas,
 )
 from nbmodernizer.fixers.rules.toolkit.probes import rejects
+from nbmodernizer.fixers.rules.toolkit.traversal import look
 
 # --------------------------------------------------------------------------- copy-on-write
 
@@ -79,7 +80,7 @@ def _evidence(module: cst.Module) -> _Evidence:
     if _LAST_EVIDENCE and _LAST_EVIDENCE[0][0] is module:
         return _LAST_EVIDENCE[0][1]
     evidence = _Evidence()
-    module.visit(evidence)
+    look(module, evidence)
     _LAST_EVIDENCE[:] = [(module, evidence)]
     return evidence
 

@@ -40,6 +40,7 @@ import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.nodes import dotted_name, qualified, string_literal
+from nbmodernizer.fixers.rules.toolkit.traversal import look
 
 LOC, ILOC = "loc", "iloc"
 
@@ -262,7 +263,7 @@ def string_column_frames(module: cst.Module, aliases: Mapping[str, str]) -> dict
                 assert isinstance(target, cst.Name)
                 found[target.value] = small
     relabels = _Relabels(found, aliases)
-    module.visit(relabels)
+    look(module, relabels)
     return {name: node for name, node in found.items() if name not in relabels.spoiled}
 
 

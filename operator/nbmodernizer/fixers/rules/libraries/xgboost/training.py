@@ -29,6 +29,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.needles import passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import code
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks_attribute, no_parameter
+from nbmodernizer.fixers.rules.toolkit.traversal import look
 
 # fit() keywords that moved to the constructor in 2.0 (removed from fit in 3.0)
 MOVED_TO_CONSTRUCTOR = ("early_stopping_rounds", "eval_metric", "callbacks")
@@ -106,9 +107,9 @@ class _FitKeywords(cst.CSTTransformer):
 
     def visit_Module(self, node: cst.Module) -> None:
         assignments = Assignments()
-        node.visit(assignments)
+        look(node, assignments)
         fits = _Fits(self.context)
-        node.visit(fits)
+        look(node, fits)
         for name, moved_lists in fits.by_name.items():
             calls = assignments.calls.get(name, [])
             if not calls or name in assignments.other:
@@ -204,7 +205,7 @@ class _NtreeLimit(cst.CSTTransformer):
 
     def visit_Module(self, node: cst.Module) -> None:
         assignments = Assignments()
-        node.visit(assignments)
+        look(node, assignments)
         for name, calls in assignments.calls.items():
             if name in assignments.other:
                 continue
