@@ -4,7 +4,11 @@ still rewritten, and what the rewrite leaves runs as it did."""
 
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
+
 from nbmodernizer import cells
+from nbmodernizer.facts import ProbeRequest, gather
 from nbmodernizer.fixers.rules import Rule, all_rules
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.proof import run_snippet
@@ -16,6 +20,55 @@ def _rule(rule_id: str) -> Rule:
 
 def _rewrite(rule_id: str, source: str) -> str:
     return _rule(rule_id).rewrite(source, RuleContext(aliases=cells.imports([source])))
+
+
+def _facts_context(rule: Rule, source: str) -> RuleContext:
+    """The context `nbmod scan` gives: the probes the rule reads, answered by this
+    environment's own libraries (envprobe.py in this interpreter)."""
+    request = ProbeRequest(modules=("pandas", "numpy"), probes=rule.probes())
+    context = RuleContext(aliases=cells.imports([source]))
+    return replace(context, environment=gather(sys.executable, request))
+
+
+def test_an_index_sortlevel_is_left_alone_where_pandas_index_keeps_it() -> None:
+    # pandas/tests/indexes/multi/test_sorting.py: `sorted_idx, _ = index.sortlevel(0)` on a
+    # MultiIndex, whose sortlevel pandas 3 keeps (only DataFrame/Series lost theirs)
+    import pandas as pd
+
+    assert hasattr(pd.Index, "sortlevel") and not hasattr(pd.DataFrame, "sortlevel")
+    source = (
+        "import pandas as pd\n"
+        "index = pd.MultiIndex.from_tuples([(2, 'b'), (1, 'a')])\n"
+        "sorted_idx, _ = index.sortlevel(0)\n"
+        "frame = pd.DataFrame({'a': [1, 2]}, index=[1, 0])\n"
+        "levels = frame.sortlevel()\n"
+    )
+    rule = _rule("pandas.removed-methods")
+    context = _facts_context(rule, source)
+    after = rule.rewrite(source, context)
+    assert after == source.replace("frame.sortlevel()", "frame.sort_index(level=0)")
+    check = "sorted_idx.tolist() == [(1, 'a'), (2, 'b')] and levels.index.tolist() == [0, 1]"
+    assert run_snippet(after, check).check is True
+    # in a cell that failed on it, an unknown receiver is rewritten (the error named a frame)
+    failed = replace(context, raising_lines=frozenset({3}))
+    assert "index.sort_index(level=0)" in rule.rewrite(source, failed)
+
+
+def test_a_block_managers_reindex_axis_is_left_alone() -> None:
+    # pandas/core/generic.py: `mgr = mgr.reindex_axis(axe, axis=bm_axis)` on the internal
+    # BlockManager, which keeps reindex_axis; a frame's reindex_axis is still rewritten
+    source = (
+        "import pandas as pd\n"
+        "frame = pd.DataFrame({'a': [1.0], 'b': [2.0]})\n"
+        "mgr = frame._mgr\n"
+        "mgr = mgr.reindex_axis(pd.Index(['b']), axis=0)\n"
+        "r = frame.reindex_axis(['a'], 1)\n"
+    )
+    rule = _rule("pandas.removed-methods")
+    after = rule.rewrite(source, _facts_context(rule, source))
+    assert after == source.replace("frame.reindex_axis(['a'], 1)", "frame.reindex(['a'], axis=1)")
+    check = "mgr.items.tolist() == ['b'] and r.columns.tolist() == ['a']"
+    assert run_snippet(after, check).check is True
 
 
 def test_ptp_of_a_masked_array_is_left_alone() -> None:
