@@ -182,3 +182,35 @@ def test_a_public_function_named_like_a_removed_private_module_is_kept() -> None
     rule = next(rule for rule in all_rules() if rule.id == "sklearn.private-modules")
     source = "from sklearn.decomposition import (\n    SparseCoder,\n    dict_learning,\n)\n"
     assert rule.rewrite(source, RuleContext(aliases=cells.imports([source]))) == source
+
+
+def test_a_period_alias_on_period_data_is_left_alone() -> None:
+    # pandas/tests/resample/test_period_index.py: `ts.resample("Y-DEC").mean()` and
+    # `s.resample("Y").ffill()` on period-indexed series, whose aliases pandas 3 did not rename
+    # (`'YE'` there raises); the same alias on a datetime index is still rewritten, and an
+    # alias pandas 3 removed for periods too (`'T'`) still is on periods
+    source = (
+        "import pandas as pd\n"
+        "from pandas.core.indexes.period import PeriodIndex, period_range\n"
+        "def annual():\n"
+        "    rng = period_range('2000', '2003', freq='Y-DEC')\n"
+        "    ts = pd.Series([1, 2, 3, 4], index=rng)\n"
+        "    return ts.resample('Y-DEC').mean()\n"
+        "def filled():\n"
+        "    rng = PeriodIndex(['2000', '2005'], freq='Y')\n"
+        "    s = pd.Series([1.0, 2.0], index=rng)\n"
+        "    return s.resample('Y').ffill(), s[:1].resample('M').sum()\n"
+        "def minutes():\n"
+        "    ser = pd.Series([1, 2], index=pd.period_range('2000', periods=2, freq='h'))\n"
+        "    return ser.resample('T').mean()\n"
+        "def stamps():\n"
+        "    ts = pd.Series([1, 2], index=pd.date_range('2000-01-31', periods=2, freq='D'))\n"
+        "    return ts.resample('M').sum()\n"
+        "a, (f, m), t, d = annual(), filled(), minutes(), stamps()\n"
+    )
+    after = _rewrite("pandas.freq-aliases", source)
+    expected = source.replace("resample('T')", "resample('min')")
+    assert after == expected.replace("ts.resample('M')", "ts.resample('ME')")
+    check = "a.tolist() == [1, 2, 3, 4] and len(f) == 6 and len(m) == 12 "
+    check += "and len(t) == 120 and d.tolist() == [1, 2]"
+    assert run_snippet(after, check).check is True
