@@ -214,3 +214,34 @@ def test_a_period_alias_on_period_data_is_left_alone() -> None:
     check = "a.tolist() == [1, 2, 3, 4] and len(f) == 6 and len(m) == 12 "
     check += "and len(t) == 120 and d.tolist() == [1, 2]"
     assert run_snippet(after, check).check is True
+
+
+def test_ptp_of_a_matrix_or_in_numpy_mas_own_code_is_left_alone() -> None:
+    # numpy/matrixlib/tests/test_defmatrix.py: `mx = x.view(np.matrix)`; `mx.ptp()` (matrix
+    # keeps ptp); numpy/ma/tests/test_core.py: `xm.ptp()` on a helper's masked array, in a
+    # file that imports numpy.ma's names
+    matrix = (
+        "import numpy as np\n"
+        "x = np.arange(4).reshape((2, 2))\n"
+        "mx = x.view(np.matrix)\n"
+        "m = np.asmatrix(x)\n"
+        "r = mx.ptp(0), m.ptp()\n"
+        "plain = x.ptp()\n"
+    )
+    after = _rewrite("numpy.removed-array-methods", matrix)
+    assert after == matrix.replace("x.ptp()", "np.ptp(x)")
+    assert run_snippet(after, "r[0].tolist() == [[2, 2]] and r[1] == 3 and plain == 3").check
+    ma = (
+        "import numpy as np\n"
+        "from numpy.ma import array\n"
+        "def data():\n"
+        "    return array([1.0, 9.0, 4.0], mask=[0, 1, 0]), 0\n"
+        "xm, _ = data()\n"
+        "spread = xm.ptp()\n"
+    )
+    after = _rewrite("numpy.removed-array-methods", ma)
+    assert after == ma
+    assert run_snippet(after, "spread == 3.0").check is True
+    # `import numpy.ma as ma` alone does not make every array masked
+    alone = "import numpy as np\nimport numpy.ma as ma\nx = np.array([1, 5])\nr = x.ptp()\n"
+    assert "np.ptp(x)" in _rewrite("numpy.removed-array-methods", alone)
