@@ -245,3 +245,18 @@ def test_ptp_of_a_matrix_or_in_numpy_mas_own_code_is_left_alone() -> None:
     # `import numpy.ma as ma` alone does not make every array masked
     alone = "import numpy as np\nimport numpy.ma as ma\nx = np.array([1, 5])\nr = x.ptp()\n"
     assert "np.ptp(x)" in _rewrite("numpy.removed-array-methods", alone)
+
+
+def test_an_axes3d_the_code_adds_itself_is_left_alone() -> None:
+    # matplotlib/tests/test_collections.py: `ax = fig.add_axes(Axes3D(fig))` is today's way to
+    # add one (rewriting the inner call would add a second axes); a bare Axes3D(fig) still is
+    source = (
+        "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+        "from mpl_toolkits.mplot3d import Axes3D\n"
+        "fig = plt.figure()\nax = fig.add_axes(Axes3D(fig))\n"
+        "other = plt.figure()\nbare = Axes3D(other)\n"
+    )
+    after = _rewrite("matplotlib.axes3d-figure", source)
+    assert after == source.replace("Axes3D(other)", "other.add_subplot(projection='3d')")
+    check = "len(fig.axes) == 1 and len(other.axes) == 1"
+    assert run_snippet(after, check).check is True
