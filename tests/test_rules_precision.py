@@ -4,7 +4,11 @@ still rewritten, and what the rewrite leaves runs as it did."""
 
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
+
 from nbmodernizer import cells
+from nbmodernizer.facts import ProbeRequest, gather
 from nbmodernizer.fixers.rules import Rule, all_rules
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.proof import run_snippet
@@ -16,6 +20,55 @@ def _rule(rule_id: str) -> Rule:
 
 def _rewrite(rule_id: str, source: str) -> str:
     return _rule(rule_id).rewrite(source, RuleContext(aliases=cells.imports([source])))
+
+
+def _facts_context(rule: Rule, source: str) -> RuleContext:
+    """The context `nbmod scan` gives: the probes the rule reads, answered by this
+    environment's own libraries (envprobe.py in this interpreter)."""
+    request = ProbeRequest(modules=("pandas", "numpy"), probes=rule.probes())
+    context = RuleContext(aliases=cells.imports([source]))
+    return replace(context, environment=gather(sys.executable, request))
+
+
+def test_an_index_sortlevel_is_left_alone_where_pandas_index_keeps_it() -> None:
+    # pandas/tests/indexes/multi/test_sorting.py: `sorted_idx, _ = index.sortlevel(0)` on a
+    # MultiIndex, whose sortlevel pandas 3 keeps (only DataFrame/Series lost theirs)
+    import pandas as pd
+
+    assert hasattr(pd.Index, "sortlevel") and not hasattr(pd.DataFrame, "sortlevel")
+    source = (
+        "import pandas as pd\n"
+        "index = pd.MultiIndex.from_tuples([(2, 'b'), (1, 'a')])\n"
+        "sorted_idx, _ = index.sortlevel(0)\n"
+        "frame = pd.DataFrame({'a': [1, 2]}, index=[1, 0])\n"
+        "levels = frame.sortlevel()\n"
+    )
+    rule = _rule("pandas.removed-methods")
+    context = _facts_context(rule, source)
+    after = rule.rewrite(source, context)
+    assert after == source.replace("frame.sortlevel()", "frame.sort_index(level=0)")
+    check = "sorted_idx.tolist() == [(1, 'a'), (2, 'b')] and levels.index.tolist() == [0, 1]"
+    assert run_snippet(after, check).check is True
+    # in a cell that failed on it, an unknown receiver is rewritten (the error named a frame)
+    failed = replace(context, raising_lines=frozenset({3}))
+    assert "index.sort_index(level=0)" in rule.rewrite(source, failed)
+
+
+def test_a_block_managers_reindex_axis_is_left_alone() -> None:
+    # pandas/core/generic.py: `mgr = mgr.reindex_axis(axe, axis=bm_axis)` on the internal
+    # BlockManager, which keeps reindex_axis; a frame's reindex_axis is still rewritten
+    source = (
+        "import pandas as pd\n"
+        "frame = pd.DataFrame({'a': [1.0], 'b': [2.0]})\n"
+        "mgr = frame._mgr\n"
+        "mgr = mgr.reindex_axis(pd.Index(['b']), axis=0)\n"
+        "r = frame.reindex_axis(['a'], 1)\n"
+    )
+    rule = _rule("pandas.removed-methods")
+    after = rule.rewrite(source, _facts_context(rule, source))
+    assert after == source.replace("frame.reindex_axis(['a'], 1)", "frame.reindex(['a'], axis=1)")
+    check = "mgr.items.tolist() == ['b'] and r.columns.tolist() == ['a']"
+    assert run_snippet(after, check).check is True
 
 
 def test_ptp_of_a_masked_array_is_left_alone() -> None:
@@ -129,3 +182,81 @@ def test_a_public_function_named_like_a_removed_private_module_is_kept() -> None
     rule = next(rule for rule in all_rules() if rule.id == "sklearn.private-modules")
     source = "from sklearn.decomposition import (\n    SparseCoder,\n    dict_learning,\n)\n"
     assert rule.rewrite(source, RuleContext(aliases=cells.imports([source]))) == source
+
+
+def test_a_period_alias_on_period_data_is_left_alone() -> None:
+    # pandas/tests/resample/test_period_index.py: `ts.resample("Y-DEC").mean()` and
+    # `s.resample("Y").ffill()` on period-indexed series, whose aliases pandas 3 did not rename
+    # (`'YE'` there raises); the same alias on a datetime index is still rewritten, and an
+    # alias pandas 3 removed for periods too (`'T'`) still is on periods
+    source = (
+        "import pandas as pd\n"
+        "from pandas.core.indexes.period import PeriodIndex, period_range\n"
+        "def annual():\n"
+        "    rng = period_range('2000', '2003', freq='Y-DEC')\n"
+        "    ts = pd.Series([1, 2, 3, 4], index=rng)\n"
+        "    return ts.resample('Y-DEC').mean()\n"
+        "def filled():\n"
+        "    rng = PeriodIndex(['2000', '2005'], freq='Y')\n"
+        "    s = pd.Series([1.0, 2.0], index=rng)\n"
+        "    return s.resample('Y').ffill(), s[:1].resample('M').sum()\n"
+        "def minutes():\n"
+        "    ser = pd.Series([1, 2], index=pd.period_range('2000', periods=2, freq='h'))\n"
+        "    return ser.resample('T').mean()\n"
+        "def stamps():\n"
+        "    ts = pd.Series([1, 2], index=pd.date_range('2000-01-31', periods=2, freq='D'))\n"
+        "    return ts.resample('M').sum()\n"
+        "a, (f, m), t, d = annual(), filled(), minutes(), stamps()\n"
+    )
+    after = _rewrite("pandas.freq-aliases", source)
+    expected = source.replace("resample('T')", "resample('min')")
+    assert after == expected.replace("ts.resample('M')", "ts.resample('ME')")
+    check = "a.tolist() == [1, 2, 3, 4] and len(f) == 6 and len(m) == 12 "
+    check += "and len(t) == 120 and d.tolist() == [1, 2]"
+    assert run_snippet(after, check).check is True
+
+
+def test_ptp_of_a_matrix_or_in_numpy_mas_own_code_is_left_alone() -> None:
+    # numpy/matrixlib/tests/test_defmatrix.py: `mx = x.view(np.matrix)`; `mx.ptp()` (matrix
+    # keeps ptp); numpy/ma/tests/test_core.py: `xm.ptp()` on a helper's masked array, in a
+    # file that imports numpy.ma's names
+    matrix = (
+        "import numpy as np\n"
+        "x = np.arange(4).reshape((2, 2))\n"
+        "mx = x.view(np.matrix)\n"
+        "m = np.asmatrix(x)\n"
+        "r = mx.ptp(0), m.ptp()\n"
+        "plain = x.ptp()\n"
+    )
+    after = _rewrite("numpy.removed-array-methods", matrix)
+    assert after == matrix.replace("x.ptp()", "np.ptp(x)")
+    assert run_snippet(after, "r[0].tolist() == [[2, 2]] and r[1] == 3 and plain == 3").check
+    ma = (
+        "import numpy as np\n"
+        "from numpy.ma import array\n"
+        "def data():\n"
+        "    return array([1.0, 9.0, 4.0], mask=[0, 1, 0]), 0\n"
+        "xm, _ = data()\n"
+        "spread = xm.ptp()\n"
+    )
+    after = _rewrite("numpy.removed-array-methods", ma)
+    assert after == ma
+    assert run_snippet(after, "spread == 3.0").check is True
+    # `import numpy.ma as ma` alone does not make every array masked
+    alone = "import numpy as np\nimport numpy.ma as ma\nx = np.array([1, 5])\nr = x.ptp()\n"
+    assert "np.ptp(x)" in _rewrite("numpy.removed-array-methods", alone)
+
+
+def test_an_axes3d_the_code_adds_itself_is_left_alone() -> None:
+    # matplotlib/tests/test_collections.py: `ax = fig.add_axes(Axes3D(fig))` is today's way to
+    # add one (rewriting the inner call would add a second axes); a bare Axes3D(fig) still is
+    source = (
+        "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+        "from mpl_toolkits.mplot3d import Axes3D\n"
+        "fig = plt.figure()\nax = fig.add_axes(Axes3D(fig))\n"
+        "other = plt.figure()\nbare = Axes3D(other)\n"
+    )
+    after = _rewrite("matplotlib.axes3d-figure", source)
+    assert after == source.replace("Axes3D(other)", "other.add_subplot(projection='3d')")
+    check = "len(fig.axes) == 1 and len(other.axes) == 1"
+    assert run_snippet(after, check).check is True

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import CallRewriter, bound_arguments, rewrite_calls
-from nbmodernizer.fixers.rules.toolkit.cells import chain
+from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import move_modules, move_names, moved
+from nbmodernizer.fixers.rules.toolkit.needles import call_to, parts
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
 from nbmodernizer.fixers.rules.toolkit.probes import all_of, lacks, module_gone, no_parameter
 
@@ -45,6 +47,28 @@ def _axes3d(call: cst.Call, rewriter: CallRewriter) -> cst.BaseExpression | None
         return None
     figure = code(atom(call.args[0].value))
     return expression(f"{figure}.add_subplot(projection='3d')")
+
+
+class _Axes3D(CallRewriter):
+    """`_axes3d`, except for an `Axes3D(fig)` the code adds itself (`fig.add_axes(Axes3D(fig))`,
+    today's spelling: the rewrite would add a second axes)."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context, {_AXES3D: _axes3d})
+        self.added: set[int] = set()  # ids of the Axes3D calls passed to add_axes
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "add_axes":
+            self.added.update(id(arg.value) for arg in node.args)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if id(original_node) in self.added:
+            return updated_node
+        return super().leave_Call(original_node, updated_node)
+
+
+_AXES3D = "mpl_toolkits.mplot3d.Axes3D"
 
 
 AGG = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
@@ -107,7 +131,7 @@ RULES = (
         summary="`Axes3D(fig)` -> `fig.add_subplot(projection='3d')` (the constructor no "
         "longer adds the axes to the figure: the plot came out empty)",
         kind=Kind.SILENT,
-        rewrite=rewrite_calls({"mpl_toolkits.mplot3d.Axes3D": _axes3d}),
+        rewrite=cst_rewrite(_Axes3D, parts(_AXES3D), call_to({_AXES3D: _axes3d})),
         gone=no_parameter("mpl_toolkits.mplot3d.Axes3D", "auto_add_to_figure"),
         examples=(
             Example(

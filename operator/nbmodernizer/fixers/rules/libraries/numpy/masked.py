@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.toolkit.known import known_names
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
 
 # `numpy.ma` functions that return a MaskedArray (not `getdata`, `filled`, `count`, ...)
@@ -27,85 +28,47 @@ _MASKED_CONSTRUCTORS = frozenset(
 )  # fmt: skip
 
 
-def _names(target: cst.BaseExpression) -> set[str]:
-    """The names a binding target binds (`a`, `a, (b, *c)`); none for `x[0]` or `x.a`."""
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, cst.Tuple | cst.List):
-        return {name for element in target.elements for name in _names(element.value)}
-    return set()
-
-
-class _Bindings(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.values: dict[str, list[cst.BaseExpression]] = {}  # `name = value`
-        self.others: set[str] = set()  # names bound any other way
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self.values.setdefault(target.target.value, []).append(node.value)
-            else:
-                self.others |= _names(target.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self.values.setdefault(node.target.value, []).append(node.value)
-        else:
-            self.others |= _names(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self.others |= _names(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self.others |= _names(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self.others |= _names(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:  # import / with / except ... as name
-        self.others |= _names(node.name)
-
-    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-        self.others.add(node.evaluated_name.split(".")[0])
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self.others.add(node.name.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.others.add(node.name.value)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.others.add(node.name.value)
+# np.matrix keeps ptp too
+_MATRIX_CONSTRUCTORS = frozenset({"numpy.matrix", "numpy.asmatrix", "numpy.bmat"})
+_KEEPING_CLASSES = frozenset({"numpy.matrix", "numpy.ma.MaskedArray", "numpy.ma.core.MaskedArray"})
 
 
 class MaskedArrays:
-    """The masked arrays of one cell (`module`), for a rule to ask about an expression."""
+    """The masked arrays (and matrices) of one cell (`module`), for a rule to ask about an
+    expression. In a cell that imports names from numpy.ma (`from numpy.ma import array`,
+    numpy.ma's own code and tests), any receiver not known otherwise counts as masked: there
+    the arrays come from numpy.ma's functions through helpers this reading cannot follow."""
 
     def __init__(self, module: cst.Module, aliases: Mapping[str, str]) -> None:
         self.aliases = aliases
-        found = _Bindings()
-        module.visit(found)
-        self.names: set[str] = set()
-        changed = True
-        while changed:  # `m = np.ma.array(x)`, `n = m[1:]`: read until nothing changes
-            changed = False
-            for name, values in found.values.items():
-                if name in self.names or name in found.others:
-                    continue
-                if all(self.known(value) for value in values):
-                    self.names.add(name)
-                    changed = True
+        self.names = known_names(module, self._known)
+        self.in_ma = any(
+            name != "numpy.ma" and name.startswith("numpy.ma.") for name in aliases.values()
+        )
 
     def known(self, node: cst.BaseExpression) -> bool:
-        """Whether `node` is known to be a masked array."""
+        """Whether `node` is known to be a masked array or a matrix (or may be one: a cell
+        working in numpy.ma's names)."""
+        return self.in_ma or self._known(node, self.names)
+
+    def _known(self, node: cst.BaseExpression, names: set[str]) -> bool:
         if isinstance(node, cst.Name):
-            return node.value in self.names
+            return node.value in names
         if isinstance(node, cst.Call):
-            name = qualified(node.func, self.aliases)
-            module, _, function = (name or "").rpartition(".")
-            return module == "numpy.ma" and function in _MASKED_CONSTRUCTORS
+            name = qualified(node.func, self.aliases) or ""
+            module, _, function = name.rpartition(".")
+            if name in _MATRIX_CONSTRUCTORS or _views_as_keeping(node, self.aliases):
+                return True
+            return module in ("numpy.ma", "numpy.ma.core") and function in _MASKED_CONSTRUCTORS
         if isinstance(node, cst.Subscript):  # a slice of one (an integer index: a scalar)
             sliced = any(isinstance(element.slice, cst.Slice) for element in node.slice)
-            return sliced and self.known(node.value)
+            return sliced and self._known(node.value, names)
         return False
+
+
+def _views_as_keeping(call: cst.Call, aliases: Mapping[str, str]) -> bool:
+    """`x.view(np.matrix)`, `x.view(np.ma.MaskedArray)`."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "view" and call.args):
+        return False
+    return qualified(call.args[0].value, aliases) in _KEEPING_CLASSES

@@ -15,7 +15,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     pandas_lacks,
 )
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
-from nbmodernizer.fixers.rules.toolkit.bindings import OWN, rooted_in
+from nbmodernizer.fixers.rules.toolkit.bindings import OWN, known_frames, rooted_in
 from nbmodernizer.fixers.rules.toolkit.calls import (
     CallRewriter,
     as_keyword,
@@ -34,7 +34,12 @@ from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
 from nbmodernizer.fixers.rules.toolkit.needles import attribute_named
 from nbmodernizer.fixers.rules.toolkit.nodes import atom, code, expression
-from nbmodernizer.fixers.rules.toolkit.probes import all_of, module_gone, no_parameter
+from nbmodernizer.fixers.rules.toolkit.probes import (
+    all_of,
+    lacks_attribute,
+    module_gone,
+    no_parameter,
+)
 
 # --- methods, by name, on anything that is not a module or `.str` ------------------------------
 
@@ -151,6 +156,19 @@ _METHODS: dict[str, MethodBuilder] = {
     "mad": _mad,
 }
 _REMOVED = "|".join(name for name in _METHODS if name != "sort_index")
+# probed per name where the notebook runs: a name another pandas class still has
+# (`Index.sortlevel`, the internal BlockManager's `reindex_axis`, which `mgr.reindex_axis(...)`
+# in pandas' own code calls) is rewritten only on a receiver known to be a DataFrame / Series,
+# or in a cell that failed on it
+_KEPT_ELSEWHERE = ("pandas.Index", "pandas.core.internals.BlockManager")
+_KEPT_PROBES = tuple(
+    (
+        f"pandas.removed-methods:{name}",
+        all_of(*(lacks_attribute(owner, name) for owner in _KEPT_ELSEWHERE)),
+    )
+    for name in _METHODS
+    if name != "sort_index"
+)
 # names other libraries still use (ndarray.swapaxes, torch's Tensor.bool): only reactive
 _SHARED: dict[str, MethodBuilder] = {"swapaxes": _swapaxes, "bool": _bool}
 
@@ -159,6 +177,20 @@ class _Methods(cst.CSTTransformer):
     def __init__(self, context: RuleContext, methods: Mapping[str, MethodBuilder]) -> None:
         self.context = context
         self.methods = methods
+        self.frames: frozenset[str] = frozenset()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.frames = known_frames(self.context, node)
+
+    def _kept_elsewhere(self, name: str) -> bool:
+        """Whether another class of the environment's pandas still has the method `name`."""
+        probe = f"pandas.removed-methods:{name}"
+        return (
+            self.methods is _METHODS
+            and self.context.environment is not None
+            and probe in self.context.environment.probes
+            and not self.context.gone(probe)
+        )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
@@ -171,6 +203,12 @@ class _Methods(cst.CSTTransformer):
             return updated_node  # `np.pad(...)`, `s.str.pad(5)`
         if rooted_in(receiver, OWN):
             return updated_node  # `self._mgr.reindex_axis(...)`: an object's own, not a frame
+        if (
+            self._kept_elsewhere(func.attr.value)
+            and not rooted_in(receiver, self.frames)
+            and not self.context.raising_lines
+        ):
+            return updated_node  # `index.sortlevel(0)`: an Index's, not gone
         result = self.methods[func.attr.value](updated_node, func)
         return updated_node if result is None else result
 
@@ -365,6 +403,7 @@ RULES = (
         gone=all_of(
             pandas_lacks("Series", "clip_upper"), pandas_lacks("DataFrame", "get_dtype_counts")
         ),
+        reads=_KEPT_PROBES,
         examples=(
             Example(
                 before=_FRAME + "s = frame['a']\n"

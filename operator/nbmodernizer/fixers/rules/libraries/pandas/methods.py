@@ -13,6 +13,7 @@ from nbmodernizer.fixers.rules.libraries.pandas.common import (
     missing,
     pandas_lacks,
 )
+from nbmodernizer.fixers.rules.libraries.pandas.periods import PeriodScopes
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import (
     as_keyword,
@@ -155,6 +156,19 @@ class FreqAliases(cst.CSTTransformer):
     def __init__(self, context: RuleContext) -> None:
         super().__init__()
         self.context = context
+        self.periods = PeriodScopes(context.aliases)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.periods.enter(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.periods.enter(node)
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self.periods.leave()
+        return updated_node
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         name = qualified(updated_node.func, self.context.aliases)
@@ -167,6 +181,8 @@ class FreqAliases(cst.CSTTransformer):
             if is_module_receiver(updated_node.func.value, self.context):
                 return updated_node
             spec = _METHOD_FREQ[method]
+            if spec[2] is _OFFSETS and self.periods.known(updated_node.func.value):
+                spec = (spec[0], spec[1], _PERIODS)  # `ts.resample('M')` on periods: current
         position, keyword, table = spec
         args: list[cst.Arg] = []
         changed = False
