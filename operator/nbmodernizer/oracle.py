@@ -194,27 +194,23 @@ def _names(cell: CellPrint, unstable: Sequence[str]) -> tuple[list[str], set[str
     return compared, opaque, random
 
 
+def _plain(
+    new: int, old: int, fidelity: CellFidelity, detail: str
+) -> tuple[OracleCell, str | None, str]:
+    """A pair's cell that does not diverge: no differing name, no difference line."""
+    return OracleCell(index=new, era_index=old, fidelity=fidelity, detail=_clip(detail)), None, ""
+
+
 def _pair(era: Side, today: Side, old: int, new: int) -> tuple[OracleCell, str | None, str]:
     """One matched pair's cell, and for a diverging one its first differing name and line."""
     for side, index in ((era, old), (today, new)):
         why = _not_run(side, index)
         if why is not None:
-            return (
-                OracleCell(index=new, era_index=old, fidelity=CellFidelity.NOT_RUN, detail=why),
-                None,
-                "",
-            )
+            return _plain(new, old, CellFidelity.NOT_RUN, why)
     then, now = era.bound.cells[old], today.bound.cells[new]
     failed = then.error or now.error
     if failed is not None:
-        detail = _clip(f"not recorded: {failed}")
-        return (
-            OracleCell(
-                index=new, era_index=old, fidelity=CellFidelity.NOT_COMPARABLE, detail=detail
-            ),
-            None,
-            "",
-        )
+        return _plain(new, old, CellFidelity.NOT_COMPARABLE, f"not recorded: {failed}")
     unstable = [*era.bound.unstable.get(old, ()), *today.bound.unstable.get(new, ())]
     names, opaque, random = _names(then, unstable)
     compared = [name for name in names if name in now.values]
@@ -222,39 +218,22 @@ def _pair(era: Side, today: Side, old: int, new: int) -> tuple[OracleCell, str |
         try:
             found = bound_diff.difference(then.values[name], now.values[name], name)
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            found = None
-            detail = _clip(f"{name}: a fingerprint that cannot be read ({error})")
-            return (
-                OracleCell(
-                    index=new, era_index=old, fidelity=CellFidelity.NOT_COMPARABLE, detail=detail
-                ),
-                None,
-                "",
-            )
+            unread = f"{name}: a fingerprint that cannot be read ({error})"
+            return _plain(new, old, CellFidelity.NOT_COMPARABLE, unread)
         if found:
             cell = OracleCell(
                 index=new, era_index=old, fidelity=CellFidelity.DIVERGES, detail=_clip(found)
             )
             return cell, name, found
     if compared:
-        detail = ", ".join(compared)
-        return (
-            OracleCell(index=new, era_index=old, fidelity=CellFidelity.SAME, detail=_clip(detail)),
-            None,
-            "",
-        )
+        return _plain(new, old, CellFidelity.SAME, ", ".join(compared))
     parts = []
     if random:
         parts.append("random: " + ", ".join(sorted(random)))
     if opaque:
         parts.append("opaque: " + ", ".join(sorted(opaque)))
-    detail = "; ".join(parts) or "binds nothing comparable"
-    return (
-        OracleCell(
-            index=new, era_index=old, fidelity=CellFidelity.NOT_COMPARABLE, detail=_clip(detail)
-        ),
-        None,
-        "",
+    return _plain(
+        new, old, CellFidelity.NOT_COMPARABLE, "; ".join(parts) or "binds nothing comparable"
     )
 
 
