@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from nbmodernizer.fixers.rules.toolkit.traversal import look
+
 
 def _names(target: cst.BaseExpression) -> set[str]:
     """The names a binding target binds (`a`, `a, (b, *c)`); none for `x[0]` or `x.a`."""
@@ -67,7 +69,7 @@ def known_names(
 ) -> set[str]:
     """The names every binding of which in `node` is `known(value, names known so far)`."""
     found = _Bindings()
-    node.visit(found)
+    look(node, found)
     names: set[str] = set()
     changed = True
     while changed:  # `m = np.ma.array(x)`, `n = m[1:]`: read until nothing changes
