@@ -15,7 +15,7 @@ from nbmodernizer import cells
 from nbmodernizer.fixers.rules import all_rules
 from nbmodernizer.fixers.rules.fixer import notebook_context
 from nbmodernizer.fixers.rules.toolkit.cells import walkable
-from nbmodernizer.fixers.rules.toolkit.traversal import fields, look, transform
+from nbmodernizer.fixers.rules.toolkit.traversal import fields, look, transform, trivia
 from nbmodernizer.notebook import code_cells
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,3 +161,52 @@ def test_every_rule_transforms_as_libcst_does() -> None:
                 compared += 1
                 changed += expected != module.code
     assert compared > 3_000 and changed > 150
+
+
+def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found += _nodes(child)
+    return found
+
+
+def test_trivia_hold_only_trivia() -> None:
+    """What `look` and `transform` skip for a visitor with no trivia hook: every node under a
+    trivia node is trivia, on the grammar, every rule's examples and the notebooks."""
+    seen: set[str] = set()
+    for source in python3_sources():
+        module = _module(source)
+        assert module is not None
+        for node in _nodes(module):
+            if trivia(type(node)):
+                seen.add(type(node).__name__)
+                assert all(trivia(type(inner)) for inner in _nodes(node)), (source, node)
+    assert {"SimpleWhitespace", "Comma", "LeftParen", "Comment", "Add"} <= seen
+    assert not trivia(cst.Name) and not trivia(cst.Call) and not trivia(cst.Arg)
+
+
+class _Calls(cst.CSTTransformer):
+    """A dispatching visitor (pruned: it has no trivia hook) recording its hooks' calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[str, str]] = []
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self.events.append(("visit", cst.Module([]).code_for_node(node)))
+        return True
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        self.events.append(("leave", original_node.value))
+        return updated_node.with_changes(value=updated_node.value + "_")
+
+
+@pytest.mark.parametrize("source", python3_sources()[:1] + python3_sources()[3::11])
+def test_pruned_walks_call_the_same_hooks_and_replace_the_same(source: str) -> None:
+    module = _module(source)
+    assert module is not None
+    theirs, looked, transformed = _Calls(), _Calls(), _Calls()
+    expected = module.visit(theirs).code
+    look(module, looked)
+    assert transform(module, transformed).code == expected
+    assert looked.events == theirs.events == transformed.events

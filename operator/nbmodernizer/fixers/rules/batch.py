@@ -44,6 +44,8 @@ class _Walk(cst.CSTTransformer):
         self.attributes = any(
             name.count("_") > 1 for t in transformers for name in overrides(type(t))
         )
+        # the hooks `on_visit` / `on_leave` call (`traversal.look` skips trivia none acts on)
+        self.declared_hooks = frozenset(name for t in transformers for name in overrides(type(t)))
 
     def _handling(self, name: str) -> list[int]:
         """The positions of the transformers with a method `name` (cached for the walk)."""

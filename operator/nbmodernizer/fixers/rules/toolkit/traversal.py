@@ -9,6 +9,11 @@ only: while no child of a node was replaced, `on_leave` is given the node itself
 updated node, where LibCST gives an equal copy. `transform` rebuilds only the nodes above a
 replacement (`with_changes`, validated as LibCST's constructors validate).
 
+Trivia (whitespace, comments, operators, brackets: LibCST's `op` and `whitespace` node types
+and the six brackets, three nodes in five of a cell's tree) hold only trivia; a visitor with no
+hook for any of them and no attribute hooks is not walked into them at all (`_Hooks.prunes`):
+it would be called for none of their nodes and could replace none.
+
 Which fields a node type visits, in which order and how (required, optional, a
 `MaybeSentinel`, a sequence, a block's body) is read once per type from its
 `_visit_and_replace_children`, which names each as `field=visit_KIND(self, "field", ...)`; a
@@ -117,6 +122,43 @@ def _choose(value: Any, ways: tuple[str | None, ...]) -> str | None:
     return next(way for way in ways if way in wanted)
 
 
+_BRACKETS = (
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
+    cst.LeftCurlyBrace,
+    cst.RightCurlyBrace,
+)
+_TRIVIA_MODULES = ("libcst._nodes.op", "libcst._nodes.whitespace")
+
+
+_TRIVIA: dict[type, bool] = {}
+
+
+def trivia(kind: type) -> bool:
+    """Whether a node type is trivia: an operator, whitespace, a comment or a bracket, whose
+    nodes hold only trivia (`tests/rules_toolkit/test_traversal.py` checks that on real code)."""
+    try:
+        return _TRIVIA[kind]
+    except KeyError:
+        found = _TRIVIA[kind] = kind.__module__ in _TRIVIA_MODULES or kind in _BRACKETS
+        return found
+
+
+def _names_trivia(hook_names: frozenset[str]) -> bool:
+    return any(trivia(kind) for kind in _hooked_kinds(hook_names))
+
+
+def _hooked_kinds(hook_names: frozenset[str]) -> list[type]:
+    kinds = []
+    for name in hook_names:
+        kind = getattr(cst, name.split("_", 2)[1], None)
+        if isinstance(kind, type):
+            kinds.append(kind)
+    return kinds
+
+
 # --- which hooks a visitor has -------------------------------------------------------------
 
 _BASES = (cst.CSTTransformer, cst.CSTVisitor)
@@ -159,6 +201,15 @@ class _Hooks:
         self.defined = defined
         self.attributes = self.generic or any(name.count("_") > 1 for name in defined)
         self.transformer = isinstance(visitor, cst.CSTTransformer)
+        # a generic visitor may say which `visit_X` / `leave_X` hooks its `on_*` methods act on
+        declared: frozenset[str] | None = getattr(visitor, "declared_hooks", None)
+        hooked = defined if not self.generic else declared
+        self.prunes = (
+            hooked is not None
+            and not any(name.count("_") > 1 for name in hooked)
+            and (self.generic or not self.attributes)
+            and not _names_trivia(hooked)
+        )
 
     def visit(self, node: cst.CSTNode) -> bool:
         if self.generic:
@@ -199,11 +250,11 @@ def _look(node: cst.CSTNode, hooks: _Hooks) -> None:
         node.visit(hooks.visitor)
         return
     if hooks.visit(node):
-        attributes, visitor = hooks.attributes, hooks.visitor
+        attributes, visitor, prunes = hooks.attributes, hooks.visitor, hooks.prunes
         for name, ways in found:
             value = getattr(node, name)
             way = _choose(value, ways)
-            if way is None:
+            if way is None or (prunes and trivia(type(value))):
                 continue
             if attributes:
                 visitor.on_visit_attribute(node, name)
@@ -211,7 +262,8 @@ def _look(node: cst.CSTNode, hooks: _Hooks) -> None:
                 _look(value, hooks)
             elif isinstance(value, tuple | list):
                 for child in value:
-                    _look(child, hooks)
+                    if not (prunes and trivia(type(child))):
+                        _look(child, hooks)
             if attributes:
                 visitor.on_leave_attribute(node, name)
     hooks.leave(node, node)
@@ -255,6 +307,9 @@ def _visit_children(
 ) -> Sequence[cst.CSTNode]:
     kept: list[cst.CSTNode] = []
     for child in children:
+        if hooks.prunes and trivia(type(child)):
+            kept.append(child)
+            continue
         result = _visit_node(child, hooks)
         if isinstance(result, cst.RemovalSentinel):
             continue
@@ -279,7 +334,7 @@ def _visit_node(node: cst.CSTNode, hooks: _Hooks) -> Any:
         for name, ways in found:
             value = getattr(node, name)
             way = _choose(value, ways)
-            if way is None:
+            if way is None or (hooks.prunes and trivia(type(value))):
                 continue
             result = _visit_field(node, name, way, value, hooks)
             if result is not value:
