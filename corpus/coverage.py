@@ -316,8 +316,22 @@ def handled_by(row: CensusRow, rules: Sequence[RuleLike]) -> str:
     return matches[0] if len(matches) == 1 else ""
 
 
+def _source_kind(source: str) -> str:
+    if source.startswith("usr_prompts"):
+        return "fix prompts (usr_prompts)"
+    if source.startswith("github:"):
+        return "public Kaggle kernel collections"
+    return "crash reports"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    """A table cell's text as inline code (double backticks around one that holds a backtick)."""
+    text = _cell(text)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
 def _why_not(rows: Sequence[CensusRow]) -> str:
@@ -357,10 +371,7 @@ def render(
     # --- census -------------------------------------------------------------------------
     add("## 1. Census of real errors")
     add("")
-    sources = Counter(
-        "fix prompts (usr_prompts)" if r.source.startswith("usr_prompts") else "crash reports"
-        for r in census
-    )
+    sources = Counter(_source_kind(r.source) for r in census)
     queries = {q for q in (_query(r.source) for r in census) if q}
     unknown = sum(1 for r in census if r.competition == UNKNOWN_COMPETITION)
     competitions = {r.competition for r in census} - {UNKNOWN_COMPETITION}
@@ -368,8 +379,10 @@ def render(
         f"{len(census)} errors from {len(competitions)} named competitions and {unknown} rows "
         f"whose competition the excerpt does not tell (`{UNKNOWN_COMPETITION}`) "
         f"({', '.join(f'{n} from {s}' for s, n in sorted(sources.items()))}), taken from the "
-        "paper's replication repository `Bihui-Jin/MLEModernizer`; each row names where it came "
-        "from. Crash-report rows name their notebook. Prompt rows were found by exact-string "
+        "paper's replication repository `Bihui-Jin/MLEModernizer` and, for rules it holds no "
+        "failure of, from public collections of Kaggle kernels (their failing line run here "
+        "today); each row names where it came from. Crash-report and kernel rows name their "
+        "notebook. Prompt rows were found by exact-string "
         f"search ({len(queries)} distinct query strings, named in the `source` column with the "
         "index id and offset of the hit); the search returns no file path, so their notebook "
         "is unknown, their competition is read from the paths, columns or metrics around the "
@@ -461,7 +474,7 @@ def render(
         shown = ", ".join(f"`{m}`" for m in matches[:3]) + (" ..." if len(matches) > 3 else "")
         named = ", ".join(cases_of(rows)) or "-"
         add(
-            f"| {len(rows)} | `{_cell(sig)}` | {klass} | {_cell(handled)} | {shown or '-'} "
+            f"| {len(rows)} | {_code(sig)} | {klass} | {_cell(handled)} | {shown or '-'} "
             f"| {named} |"
         )
         drift_left = [r for r in left if r.klass == "api-drift"]
@@ -481,7 +494,7 @@ def render(
         f"{len(frequent) - len(uncovered_frequent) - len(by_environment)} are covered by rules, "
         f"{len(by_environment)} by the environment handling (and their notebook bugs: LLM only)"
         + (
-            " (" + "; ".join(f"`{_cell(s)}` ({n})" for s, n in by_environment) + ")"
+            " (" + "; ".join(f"{_code(s)} ({n})" for s, n in by_environment) + ")"
             if by_environment
             else ""
         )
@@ -489,7 +502,7 @@ def render(
         + (
             "**Not met**: "
             + "; ".join(
-                f"`{_cell(s)}` ({n}, {k}{f', {h} handled' if h else ''}; the rest: {rest})"
+                f"{_code(s)} ({n}, {k}{f', {h} handled' if h else ''}; the rest: {rest})"
                 for s, n, k, h, rest in uncovered_frequent
             )
             if uncovered_frequent
@@ -554,7 +567,7 @@ def render(
             else:
                 status = "not covered: " + (r.reason or "no reason recorded")
             add(
-                f"| `{_cell(r.api)}` | {_cell(r.replacement)} | {r.removed_in} | "
+                f"| {_code(r.api)} | {_cell(r.replacement)} | {r.removed_in} | "
                 f"{r.relevance} | {_cell(status)} |"
             )
         add("")
@@ -580,11 +593,11 @@ def render(
             continue
         n += 1
         count = f"{len(left)}x" if len(left) == total else f"{len(left)} of {total}x"
-        add(f"{n}. `{_cell(sig)}` ({count}, {klass}): {_cell(_why_not(left))}")
+        add(f"{n}. {_code(sig)} ({count}, {klass}): {_cell(_why_not(left))}")
     for r in removals:
         if r.relevance == "high" and not r.rule and r.reason.startswith("no rule yet"):
             n += 1
-            add(f"{n}. {r.library}: `{_cell(r.api)}` -> {_cell(r.replacement)} ({_cell(r.reason)})")
+            add(f"{n}. {r.library}: {_code(r.api)} -> {_cell(r.replacement)} ({_cell(r.reason)})")
     add("")
 
     # --- audit --------------------------------------------------------------------------
@@ -603,7 +616,7 @@ def render(
         for item, rewrites in audit:
             known = "" if item.rule in rule_ids else " (unknown id)"
             shown = "yes" if rewrites else "**no**"
-            add(f"| `{_cell(item.api)}` | `{item.rule}`{known} | {shown} |")
+            add(f"| {_code(item.api)} | `{item.rule}`{known} | {shown} |")
         missing = [item.api for item, rewrites in audit if not rewrites]
         add("")
         add(
