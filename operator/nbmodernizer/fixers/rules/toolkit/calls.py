@@ -4,6 +4,7 @@ and the rewrites made of those edits."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -119,8 +120,19 @@ def method_name(call: cst.Call) -> str | None:
     return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
 
 
+@dataclass(frozen=True)
+class CallsTo:
+    """A CallTest: a call to one of `names` (`callee_is`). Its names also sharpen the trigger
+    of the rules that test with it (`edit_keywords`)."""
+
+    names: tuple[str, ...]
+
+    def __call__(self, call: cst.Call, context: RuleContext) -> bool:
+        return callee_is(call, self.names, context)
+
+
 def calls_to(*names: str) -> CallTest:
-    return lambda call, context: callee_is(call, names, context)
+    return CallsTo(names)
 
 
 def method_calls(*names: str) -> CallTest:
@@ -297,7 +309,9 @@ def edit_keywords(
 ) -> Rewrite:
     """Edit (rename, revalue, drop) the keyword arguments of matching calls. `called`: the
     callees `applies` accepts, when it accepts only calls to these (`callee_is`): a sharper
-    trigger (`toolkit.needles.passes_keyword`)."""
+    trigger (`toolkit.needles.passes_keyword`), known without it for a `calls_to` test."""
+    if not called and isinstance(applies, CallsTo):
+        called = applies.names
     return cst_rewrite(
         lambda context: _KeywordEditor(context, applies, edits),
         tuple(edits),

@@ -206,8 +206,10 @@ class _FitCallbacks(_CallbackNaming):
     def __init__(self, context: RuleContext, any_receiver: bool) -> None:
         super().__init__(context)
         self.any_receiver = any_receiver
-        self.models: set[str] = set()
-        self.candidates = 0
+        self.module: cst.Module | None = None
+        # read from the module on the first fit that needs them (most cells have none)
+        self._models: set[str] | None = None
+        self._candidates: int | None = None
 
     def _fit(self, call: cst.Call) -> bool:
         return method_name(call) == "fit" and any(keyword_arg(call, k) for k in _FIT_KEYWORDS)
@@ -217,21 +219,36 @@ class _FitCallbacks(_CallbackNaming):
             return receiver.value in self.models
         return isinstance(receiver, cst.Call) and callee_is(receiver, SKLEARN_CLASSES, self.context)
 
+    @property
+    def models(self) -> set[str]:
+        """The names the cell only ever assigns a LightGBM sklearn model."""
+        if self._models is None:
+            assert self.module is not None
+            self._models = _assigned_models(self.module, self.context)
+        return self._models
+
+    @property
+    def candidates(self) -> int:
+        """The cell's fits with those keywords on a receiver not known to be a LightGBM model."""
+        if self._candidates is None:
+            assert self.module is not None
+            fits: list[cst.Call] = []
+
+            class Visitor(cst.CSTVisitor):
+                def visit_Call(inner, call: cst.Call) -> None:  # noqa: N805
+                    if self._fit(call):
+                        fits.append(call)
+
+            look(self.module, Visitor())
+            self._candidates = sum(
+                1
+                for call in fits
+                if isinstance(call.func, cst.Attribute) and not self._known(call.func.value)
+            )
+        return self._candidates
+
     def visit_Module(self, node: cst.Module) -> None:
-        self.models = _assigned_models(node, self.context)
-        fits: list[cst.Call] = []
-
-        class Visitor(cst.CSTVisitor):
-            def visit_Call(inner, call: cst.Call) -> None:  # noqa: N805
-                if self._fit(call):
-                    fits.append(call)
-
-        look(node, Visitor())
-        self.candidates = sum(
-            1
-            for call in fits
-            if isinstance(call.func, cst.Attribute) and not self._known(call.func.value)
-        )
+        self.module, self._models, self._candidates = node, None, None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self._fit(updated_node) or not isinstance(updated_node.func, cst.Attribute):

@@ -13,7 +13,7 @@ import libcst as cst
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.libraries.pandas.common import is_module_receiver
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule
-from nbmodernizer.fixers.rules.toolkit.bindings import known_frames
+from nbmodernizer.fixers.rules.toolkit.bindings import known_frames, pandas_objects
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.needles import nodes
@@ -239,39 +239,64 @@ def _assigned_subscripts(tree: ast.Module) -> Iterator[ast.Subscript]:
             yield target
 
 
-def _chained_assignment(tree: ast.Module, _context: RuleContext) -> bool:
-    """`x[...][key] = v` or `x.a[key] = v` (`CowBase.column` needs one of those)."""
-    return any(
-        isinstance(target.value, ast.Subscript)
-        or (
-            isinstance(target.value, ast.Attribute)
-            and isinstance(target.value.value, ast.Name)
-            and target.value.attr not in NOT_COLUMNS
-        )
-        for target in _assigned_subscripts(tree)
+def _frames(tree: ast.Module, context: RuleContext) -> frozenset[str]:
+    """`known_frames` on the `ast` tree: the notebook's, or the cell's own."""
+    if context.frames is not None:
+        return context.frames
+    return pandas_objects([tree], context.aliases)
+
+
+def _on_frame(node: ast.expr, frames: frozenset[str]) -> bool:
+    """`frame[...]` or `frame.a` for a known frame (what `CowBase.column` and `is_frame` need)."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Name) and node.value.id in frames
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.attr not in NOT_COLUMNS
+        and node.value.id in frames
     )
 
 
-def _chained_indexer(tree: ast.Module, _context: RuleContext) -> bool:
-    """`x[...].iloc[key] = v` or `x.a.loc[key] = v`."""
-    return any(
-        isinstance(target.value, ast.Attribute)
+def _chained_assignment(tree: ast.Module, context: RuleContext) -> bool:
+    """`frame[...][key] = v` or `frame.a[key] = v` on a known frame."""
+    targets = list(_assigned_subscripts(tree))
+    if not targets:
+        return False
+    frames = _frames(tree, context)
+    return any(_on_frame(target.value, frames) for target in targets)
+
+
+def _chained_indexer(tree: ast.Module, context: RuleContext) -> bool:
+    """`frame[...].iloc[key] = v` or `frame.a.loc[key] = v` on a known frame."""
+    targets = [
+        target.value.value
+        for target in _assigned_subscripts(tree)
+        if isinstance(target.value, ast.Attribute)
         and target.value.attr in ("loc", "iloc", "at", "iat")
-        and isinstance(target.value.value, ast.Subscript | ast.Attribute)
-        for target in _assigned_subscripts(tree)
-    )
+    ]
+    if not targets:
+        return False
+    frames = _frames(tree, context)
+    return any(_on_frame(column, frames) for column in targets)
 
 
-def _chained_inplace(tree: ast.Module, _context: RuleContext) -> bool:
-    """A statement `x.method(..., inplace=...)` for a method of `_INPLACE`."""
-    return any(
-        isinstance(node, ast.Expr)
+def _chained_inplace(tree: ast.Module, context: RuleContext) -> bool:
+    """A statement `frame[...].method(..., inplace=...)` for a method of `_INPLACE`, on a
+    known frame."""
+    columns = [
+        node.value.func.value
+        for node in nodes(tree, ast.Expr)
+        if isinstance(node, ast.Expr)
         and isinstance(node.value, ast.Call)
         and isinstance(node.value.func, ast.Attribute)
         and node.value.func.attr in _INPLACE
         and any(keyword.arg == "inplace" for keyword in node.value.keywords)
-        for node in nodes(tree, ast.Expr)
-    )
+    ]
+    if not columns:
+        return False
+    frames = _frames(tree, context)
+    return any(_on_frame(column, frames) for column in columns)
 
 
 # a chained assignment on a tiny frame does not reach the frame
