@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -81,6 +82,27 @@ def test_a_cell_that_is_neither_python_3_nor_2_has_no_tree_and_says_why() -> Non
     parsed = cells.parse("def f(:\n    pass")
     assert parsed.tree is None and not parsed.python2
     assert parsed.error == "line 1: invalid syntax"
+
+
+def test_the_import_written_last_wins_whatever_its_nesting() -> None:
+    nested_first = "if fast:\n    import ujson as json_lib\nimport json as json_lib\n"
+    assert cells.imports([nested_first])["json_lib"] == "json"
+    nested_last = (
+        "import json as json_lib\n"
+        "try:\n    import ujson as json_lib\nexcept ImportError:\n    pass\n"
+    )
+    assert cells.imports([nested_last])["json_lib"] == "ujson"
+
+
+def test_nodes_by_type_holds_each_node_of_real_code_once() -> None:
+    from collections import Counter
+
+    tree = ast.parse(Path(ast.__file__).read_text(encoding="utf-8"))  # code nobody here wrote
+    by_type = cells.nodes_by_type(tree)
+    walked = Counter(type(node) for node in ast.walk(tree))
+    assert {kind: len(found) for kind, found in by_type.items()} == walked
+    assert all(type(node) is kind for kind, found in by_type.items() for node in found)
+    assert cells.nodes_by_type(tree) is by_type  # one walk a tree
 
 
 def test_imports_resolve_local_names_across_cells_of_every_kind() -> None:

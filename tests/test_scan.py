@@ -367,3 +367,18 @@ def test_a_py_file_is_one_cell_without_a_number(tmp_path: Path) -> None:
     assert [(source.number(c), c.index, c.source) for c in source.cells] == [
         (None, 0, "import os\n")
     ]
+
+
+def test_imported_names_read_imports_anywhere_in_a_file_and_only_imports(tmp_path: Path) -> None:
+    from nbmodernizer.scan.batch import imported_names
+
+    notebook = tmp_path / "a.ipynb"
+    notebook.write_text(
+        '{"source": ["import numpy as np\\n", "x = 1; import os\\n", "from sklearn import svm\\n",'
+        ' "reimport foo\\n", "transfrom bar\\n", "# important x\\n"]}',
+        encoding="utf-8",
+    )
+    script = tmp_path / "b.py"
+    script.write_text("import pandas\n'from seaborn'\nif x:\n\timport\tscipy\n", encoding="utf-8")
+    names = imported_names([notebook, script, tmp_path / "missing.py"])
+    assert names == {"numpy", "os", "sklearn", "svm", "scipy", "pandas", "seaborn"}

@@ -77,7 +77,6 @@ def test_each_thread_keeps_its_own_memo_of_the_last_cell() -> None:
     thread.start()
     thread.join()
     assert needles_module.mentioned.source == "x = np.float(1)"
-    assert needles_module._index.tree is mine
     key = needles_module.references.key
     assert key is not None and key[0] is mine
 
@@ -113,13 +112,20 @@ def test_a_reference_is_an_attribute_chain_an_imported_name_or_an_import() -> No
     assert refers_to(["scipy.misc"])(ast.parse("from scipy.misc import *"), none)
 
 
-def test_the_chained_assignment_trigger_is_an_assignment_to_a_chained_subscript() -> None:
-    def fires(code: str) -> bool:
-        return triggered(ast.parse(code), cow._chained_assignment, RuleContext())
+def test_the_chained_assignment_trigger_is_an_assignment_to_a_chained_subscript_of_a_frame() -> (
+    None
+):
+    def fires(code: str, frames: frozenset[str] | None = frozenset({"df"})) -> bool:
+        context = RuleContext({"pd": "pandas"}, frames=frames)
+        return triggered(ast.parse(code), cow._chained_assignment, context)
 
     assert fires("df['a'][df['b'] > 0] = 1")
     assert fires("def f():\n    df.a[m] += 1")
     assert not fires("df.loc[m, 'a'] = 1\nd = {}\nd['k'] = df['a'][m]")
+    assert not fires("data['tra']['dow'] = 1")  # not known to be a frame (a dict of frames)
+    # without the notebook's frames, the cell's own
+    assert fires("import pandas as pd\ndf = pd.read_csv(p)\ndf['a'][m] = 1", None)
+    assert not fires("df = {}\ndf['a'][m] = 1", None)
     assert triggered(None, cow._chained_assignment, RuleContext())  # no ast tree: LibCST decides
 
 

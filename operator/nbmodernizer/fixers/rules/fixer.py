@@ -15,6 +15,7 @@ from nbmodernizer.fixers.rules.model import Kind, Library, Rule, relevant
 from nbmodernizer.fixers.rules.occurrences import Recorder, records
 from nbmodernizer.fixers.rules.toolkit.bindings import notebook_frames
 from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite, read_text, walkable
+from nbmodernizer.fixers.rules.toolkit.needles import NeedleIndex
 from nbmodernizer.notebook import Notebook, code_cells, copy_notebook
 from nbmodernizer.status import FixType, RuleOccurrence, RuleUse
 
@@ -151,11 +152,12 @@ def rewrite_cell(
     by_id = {rule.id: rule for rule in rules}
     while True:
         active = [rule for rule in rules if rule.id not in refused]
+        answers = _Answers(_plan(active))
         changes: list[tuple[Rule, str, str]] = []
-        result, applied = _one_pass(source, active, context, changes, refused)
+        result, applied = _one_pass(source, context, changes, refused, answers)
         again = applied
         while again:
-            result, again = _one_pass(result, active, context, changes, refused)
+            result, again = _one_pass(result, context, changes, refused, answers)
             repeated = [rule_id for rule_id in again if rule_id in applied]
             if repeated:
                 for rule_id in repeated:
@@ -188,27 +190,100 @@ def _breaks(before: str, after: str) -> str | None:
     return None if parsed.tree is not None else f"broke the cell ({parsed.error})"
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """A rule set as `_one_pass` runs it: the rules in order, the LibCST rewrites whose walk
+    decides whether each changes a cell (`walkable`), those rewrites flattened with the
+    position of the rule each belongs to, and their needles indexed."""
+
+    rules: tuple[Rule, ...]
+    steps: tuple[tuple[CstRewrite, ...] | None, ...]
+    owners: tuple[int, ...]
+    rewrites: tuple[CstRewrite, ...]
+    needles: NeedleIndex
+
+    @staticmethod
+    def of(rules: Sequence[Rule]) -> _Plan:
+        ordered = tuple(sorted(rules, key=lambda r: KIND_ORDER.index(r.kind)))
+        steps = tuple(walkable(rule.rewrite) for rule in ordered)
+        owners: list[int] = []
+        rewrites: list[CstRewrite] = []
+        for position, found in enumerate(steps):
+            if found is not None:
+                owners += [position] * len(found)
+                rewrites += found
+        needles = NeedleIndex([rewrite.needles for rewrite in rewrites])
+        return _Plan(ordered, steps, tuple(owners), tuple(rewrites), needles)
+
+
+# the plans of the last rule sets, by the identities of their rules (a notebook's cells share
+# one rule set; the rules are held here, so their identities are not reused meanwhile)
+_PLANS: dict[tuple[int, ...], tuple[tuple[Rule, ...], _Plan]] = {}
+_PLANS_KEPT = 64
+
+
+def _plan(rules: Sequence[Rule]) -> _Plan:
+    key = tuple(map(id, rules))
+    found = _PLANS.get(key)
+    if found is not None:
+        return found[1]
+    plan = _Plan.of(rules)
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (tuple(rules), plan)
+    return plan
+
+
+@dataclass
+class _Answers:
+    """What the rules of a plan said of each state of one cell (a rule's rewrite is a function
+    of the cell and the notebook's context): the fixpoint pass asks about the state the first
+    pass ended on, and most of it was already asked there."""
+
+    plan: _Plan
+    # a state of the cell -> the positions of the LibCST rules that would change it
+    would_change: dict[str, set[int]] = field(default_factory=dict)
+    # (a rule's position, a state of the cell) -> the rule's rewrite of it
+    rewritten: dict[tuple[int, str], str] = field(default_factory=dict)
+
+    def would(self, source: str, context: RuleContext) -> set[int]:
+        """The positions of the walkable rules that would change the cell."""
+        found = self.would_change.get(source)
+        if found is None:
+            plan = self.plan
+            changing = batch.would_change(source, plan.rewrites, context, plan.owners, plan.needles)
+            found = self.would_change[source] = {plan.owners[n] for n in changing}
+        return found
+
+    def rewrite(self, position: int, source: str, context: RuleContext) -> str:
+        found = self.rewritten.get((position, source))
+        if found is None:
+            rule = self.plan.rules[position]
+            found = self.rewritten[position, source] = rule.rewrite(source, context)
+        return found
+
+
 def _one_pass(
     source: str,
-    rules: Sequence[Rule],
     context: RuleContext,
     changes: list[tuple[Rule, str, str]],
     refused: dict[str, str],
+    answers: _Answers,
 ) -> tuple[str, list[str]]:
     applied: list[str] = []
-    ordered = sorted(rules, key=lambda r: KIND_ORDER.index(r.kind))
     # LibCST rules are first asked, all in one walk, whether they would change the cell as it
     # is now (`batch`); only those that would are run, and the question is asked again once
-    # the cell changed. Other rules run one by one. The result is the same as running each.
-    steps = {n: walkable(rule.rewrite) for n, rule in enumerate(ordered)}
+    # the cell changed (of all of them: the fixpoint pass asks the same of the state this
+    # pass ends on). Other rules run one by one. The result is the same as running each.
+    plan = answers.plan
     pending: set[int] | None = None
-    for position, rule in enumerate(ordered):
-        if steps[position] is not None:
+    for position, rule in enumerate(plan.rules):
+        if plan.steps[position] is not None:
             if pending is None:
-                pending = _would_change(source, steps, position, context)
+                pending = answers.would(source, context)
             if position not in pending:
                 continue
-        rewritten = rule.rewrite(source, context)
+        rewritten = answers.rewrite(position, source, context)
         if rewritten == source:
             continue
         broken = _breaks(source, rewritten)
@@ -220,22 +295,6 @@ def _one_pass(
         source = rewritten
         pending = None
     return source, applied
-
-
-def _would_change(
-    source: str,
-    steps: dict[int, tuple[CstRewrite, ...] | None],
-    start: int,
-    context: RuleContext,
-) -> set[int]:
-    """The positions (from `start` on) of the walkable rules that would change the cell."""
-    owners: list[int] = []
-    rewrites: list[CstRewrite] = []
-    for position, found in steps.items():
-        if position >= start and found is not None:
-            owners += [position] * len(found)
-            rewrites += found
-    return {owners[n] for n in batch.would_change(source, rewrites, context, owners)}
 
 
 def _cells(positions: list[int]) -> str:

@@ -22,10 +22,12 @@ unknown: a rule then leaves it alone (or acts only on the line that raised).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import libcst as cst
 
+from nbmodernizer.cells import nodes_by_type
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.cells import read_text
 
@@ -191,28 +193,37 @@ def pandas_objects(trees: Iterable[ast.Module], aliases: Mapping[str, str]) -> f
     """The names these cells bind only to DataFrames / Series (see the module's docstring)."""
     found = _Bindings(aliases)
     for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    found.bind(target, node.value)
-            elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
-                found.bind(node.target, node.value)
-            elif isinstance(node, ast.AugAssign):
-                found.bind(node.target, ast.BinOp(node.target, node.op, node.value))
-            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-                found.loop(node.target, node.iter)
-            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                found.bind(node.optional_vars, None)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                found.others.add(node.name)
-            elif isinstance(node, ast.arg):
-                found.others.add(node.arg)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                for alias in node.names:
-                    found.others.add((alias.asname or alias.name).split(".")[0])
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                found.others.add(node.name)
+        by_type = nodes_by_type(tree)  # the result does not depend on the order of bindings
+        for assign in _of(by_type, ast.Assign):
+            for target in assign.targets:
+                found.bind(target, assign.value)
+        for annotated in _of(by_type, ast.AnnAssign, ast.NamedExpr):
+            found.bind(annotated.target, annotated.value)
+        for augmented in _of(by_type, ast.AugAssign):
+            found.bind(augmented.target, ast.BinOp(augmented.target, augmented.op, augmented.value))
+        for loop in _of(by_type, ast.For, ast.AsyncFor, ast.comprehension):
+            found.loop(loop.target, loop.iter)
+        for item in _of(by_type, ast.withitem):
+            if item.optional_vars is not None:
+                found.bind(item.optional_vars, None)
+        for defined in _of(by_type, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            found.others.add(defined.name)
+        for argument in _of(by_type, ast.arg):
+            found.others.add(argument.arg)
+        for imported in _of(by_type, ast.Import, ast.ImportFrom):
+            for alias in imported.names:
+                found.others.add((alias.asname or alias.name).split(".")[0])
+        for handler in _of(by_type, ast.ExceptHandler):
+            if handler.name:
+                found.others.add(handler.name)
     return found.settle()
+
+
+def _of(by_type: Mapping[type, Sequence[ast.AST]], *kinds: type[ast.AST]) -> Iterator[Any]:
+    """The nodes of these exact types (`cells.nodes_by_type`): nodes with the fields the
+    caller reads (the kinds of one call share them)."""
+    for kind in kinds:
+        yield from by_type.get(kind, ())
 
 
 def notebook_frames(sources: Iterable[str], aliases: Mapping[str, str]) -> frozenset[str]:

@@ -52,9 +52,12 @@ def transform_python(source: str, transform: Callable[[cst.Module], cst.Module])
     if module is None:
         return source
     changed = transform(module)
-    if changed is module or changed.code == parsed.masked:
+    if changed is module:
         return source
-    return cells.unmask(changed.code, parsed.originals)
+    code = changed.code  # LibCST prints the whole tree each time it is asked
+    if code == parsed.masked:
+        return source
+    return cells.unmask(code, parsed.originals)
 
 
 @dataclass(frozen=True)
@@ -69,9 +72,11 @@ class CstRewrite:
     trigger: AstTrigger | None = None
 
     def may_apply(self, source: str, context: RuleContext) -> bool:
-        return mentions(source, self.needles, context.aliases) and triggered(
-            read_text(source).tree, self.trigger, context
-        )
+        return mentions(source, self.needles, context.aliases) and self.triggered(source, context)
+
+    def triggered(self, source: str, context: RuleContext) -> bool:
+        """Whether the cell's `ast` tree passes the trigger (`toolkit.needles.triggered`)."""
+        return triggered(read_text(source).tree, self.trigger, context)
 
     def __call__(self, source: str, context: RuleContext) -> str:
         if not self.may_apply(source, context):
@@ -97,13 +102,17 @@ def cst_rewrite(
     return CstRewrite(factory, needles, trigger)
 
 
-def text_rewrite(edit: Callable[[str, str, RuleContext], str]) -> Rewrite:
+def text_rewrite(
+    edit: Callable[[str, str, RuleContext], str], *, python2_only: bool = False
+) -> Rewrite:
     """A Rewrite working on text: `edit(source, mask, context)` sees IPython lines masked and,
-    in `mask`, string literals and comments blanked (`toolkit.text.code_mask`)."""
+    in `mask`, string literals and comments blanked (`toolkit.text.code_mask`).
+    `python2_only`: the edit is for cells that do not parse as Python 3 (Python 2 syntax);
+    the others are left as they are without being read."""
 
     def rewrite(source: str, context: RuleContext) -> str:
         parsed = read_text(source)
-        if not parsed.is_python:
+        if not parsed.is_python or (python2_only and parsed.tree is not None):
             return source
         changed = edit(parsed.masked, code_mask(parsed.masked), context)
         if changed == parsed.masked:

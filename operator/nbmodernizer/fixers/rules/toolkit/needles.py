@@ -8,7 +8,7 @@ qualified name with that part (`from scipy.misc import imread as read`: a cell t
 `read` mentions `imread`, `misc` and `scipy`); any other needle (`.ix[`, `'liblinear'`)
 matches as text.
 
-The memos of the last cell (its names, its tree's nodes and references) are per thread: the
+The memos of the last cell (its names and references) are per thread: the
 operator's workers fix several notebooks at once.
 
 A rule may also declare an `AstTrigger`: a cheap test on the stdlib `ast` tree that
@@ -24,8 +24,9 @@ import ast
 import functools
 import re
 import threading
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
+from nbmodernizer.cells import nodes_by_type
 from nbmodernizer.fidelity.syntax import dotted
 from nbmodernizer.fixers.rules.context import RuleContext
 
@@ -85,6 +86,37 @@ def mentions(source: str, needles: Collection[str], aliases: Mapping[str, str]) 
     return not names.isdisjoint(mentioned(source, aliases)) or any(t in source for t in texts)
 
 
+class NeedleIndex:
+    """Which of many rewrites' needles a cell mentions, read from the cell's names once
+    (`mentions` for each, at the cost of about one): a rule set's needles, indexed."""
+
+    def __init__(self, needles: Sequence[Collection[str]]) -> None:
+        self.size = len(needles)
+        self.always = [n for n, found in enumerate(needles) if not found]
+        self.by_name: dict[str, list[int]] = {}
+        self.by_text: dict[str, list[int]] = {}
+        for n, found in enumerate(needles):
+            names, texts = _split(tuple(found))
+            for name in names:
+                self.by_name.setdefault(name, []).append(n)
+            for text in texts:
+                self.by_text.setdefault(text, []).append(n)
+
+    def mentioned(self, source: str, aliases: Mapping[str, str]) -> list[int]:
+        """The positions whose needles the cell mentions (all of them, in order, where
+        `mentions` would say so)."""
+        if not ENABLED:
+            return list(range(self.size))
+        found = set(self.always)
+        words = mentioned(source, aliases)
+        for name in words.intersection(self.by_name):
+            found.update(self.by_name[name])
+        for text, positions in self.by_text.items():
+            if text in source:
+                found.update(positions)
+        return sorted(found)
+
+
 def parts(*qualified: str) -> tuple[str, ...]:
     """Needles for rules that find qualified names (`numpy.float`, `sklearn.cross_validation`):
     each name's parts but its package, or the name itself when it has no package."""
@@ -103,28 +135,11 @@ def parts(*qualified: str) -> tuple[str, ...]:
 AstTrigger = Callable[[ast.Module, RuleContext], bool]
 
 
-class _Index(threading.local):
-    """The last tree's nodes by type (the rules of a cell ask in turn about the same tree)."""
-
-    def __init__(self) -> None:
-        self.tree: ast.Module | None = None  # held: its id is not reused meanwhile
-        self.by_type: dict[type, list[ast.AST]] = {}
-
-    def __call__(self, tree: ast.Module, kind: type) -> list[ast.AST]:
-        if tree is not self.tree:
-            self.tree, self.by_type = tree, {}
-            for node in ast.walk(tree):
-                self.by_type.setdefault(type(node), []).append(node)
-        return self.by_type.get(kind, [])
-
-
-_index = _Index()
-
-
 def nodes(tree: ast.Module, *kinds: type) -> Iterable[ast.AST]:
-    """The nodes of these exact types in the tree."""
+    """The nodes of these exact types in the tree (`cells.nodes_by_type`)."""
+    by_type = nodes_by_type(tree)
     for kind in kinds:
-        yield from _index(tree, kind)
+        yield from by_type.get(kind, ())
 
 
 def triggered(tree: ast.Module | None, trigger: AstTrigger | None, context: RuleContext) -> bool:

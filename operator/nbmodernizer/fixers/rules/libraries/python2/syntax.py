@@ -83,8 +83,6 @@ def _print_statements(source: str, mask: str, _context: RuleContext) -> str:
 
 
 def _except_comma(source: str, mask: str, _context: RuleContext) -> str:
-    if parses(source):  # a Python 3 cell: nothing to do
-        return source
     edits: list[Edit] = []
     for keyword, header in compound_headers(mask):
         if keyword != "except":
@@ -111,8 +109,6 @@ def _tuple_contents(source: str, mask: str, text_start: int, text_end: int) -> s
 
 
 def _raise_comma(source: str, mask: str, _context: RuleContext) -> str:
-    if parses(source):  # a Python 3 cell: nothing to do
-        return source
     edits: list[Edit] = []
     for start, end in simple_statements(mask):
         if not re.match(r"raise\s", mask[start:end]):
@@ -157,8 +153,6 @@ def _exec_statements(source: str, mask: str, _context: RuleContext) -> str:
 
 
 def _backticks(source: str, mask: str, _context: RuleContext) -> str:
-    if parses(source):  # a Python 3 cell: nothing to do
-        return source
     edits: list[Edit] = []
     for m in re.finditer(r"`([^`\n]+)`", mask):
         inner = source[m.start(1) : m.end(1)].strip()
@@ -173,14 +167,10 @@ def _backticks(source: str, mask: str, _context: RuleContext) -> str:
 
 
 def _diamond(source: str, mask: str, _context: RuleContext) -> str:
-    if parses(source):  # a Python 3 cell: nothing to do
-        return source
     return apply_edits(source, [(m.start(), m.end(), "!=") for m in re.finditer(r"<>", mask)])
 
 
 def _numeric_literals(source: str, mask: str, _context: RuleContext) -> str:
-    if parses(source):  # a Python 3 cell: nothing to do
-        return source
     edits: list[Edit] = [  # octal first: `0777L` is octal (apply_edits keeps the first)
         (m.start(), m.end(), "0o" + m.group(1))
         # not the exponent of a float: `1e-05` is not octal
@@ -195,8 +185,6 @@ def _numeric_literals(source: str, mask: str, _context: RuleContext) -> str:
 
 
 def _ur_strings(source: str, _mask: str, _context: RuleContext) -> str:
-    if parses(source):  # a Python 3 cell: nothing to do
-        return source
     edits: list[Edit] = []
     for token in string_tokens(source):
         body = token.body(source)
@@ -274,7 +262,7 @@ RULES = (
         changed_in="3.0",
         summary="`except E, e:` -> `except E as e:`",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_except_comma),
+        rewrite=text_rewrite(_except_comma, python2_only=True),
         symptoms=(Symptom("SyntaxError", r"multiple exception types must be parenthesized"),),
         gone=rejects("try:\n    pass\nexcept ValueError, e:\n    pass\n"),
         examples=(
@@ -311,7 +299,7 @@ RULES = (
         summary='`raise E, "msg"` -> `raise E("msg")`; `raise E, v, tb` -> '
         "`raise E(v).with_traceback(tb)`",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_raise_comma),
+        rewrite=text_rewrite(_raise_comma, python2_only=True),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
         gone=rejects("raise ValueError, 'x'"),
         examples=(
@@ -379,7 +367,7 @@ RULES = (
         changed_in="3.0",
         summary="`` `x` `` -> `repr(x)`",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_backticks),
+        rewrite=text_rewrite(_backticks, python2_only=True),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
         gone=rejects("x = `1`"),
         examples=(
@@ -397,7 +385,7 @@ RULES = (
         changed_in="3.0",
         summary="`a <> b` -> `a != b`",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_diamond),
+        rewrite=text_rewrite(_diamond, python2_only=True),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
         gone=rejects("x = 1 <> 2"),
         examples=(
@@ -415,7 +403,7 @@ RULES = (
         changed_in="3.0",
         summary="long literals `10L` -> `10`, octal `0777` -> `0o777`",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_numeric_literals),
+        rewrite=text_rewrite(_numeric_literals, python2_only=True),
         symptoms=(
             Symptom("SyntaxError", r"invalid (decimal|hexadecimal) literal"),
             Symptom("SyntaxError", r"leading zeros in decimal integer literals"),
@@ -436,7 +424,7 @@ RULES = (
         changed_in="3.0",
         summary="`ur'...'` -> `r'...'` (strings without `\\u` escapes)",
         kind=Kind.PYTHON2,
-        rewrite=text_rewrite(_ur_strings),
+        rewrite=text_rewrite(_ur_strings, python2_only=True),
         symptoms=(Symptom("SyntaxError", r"invalid syntax"),),
         gone=rejects("x = ur'a'"),
         examples=(
