@@ -320,34 +320,66 @@ def extra_positional(
     return trigger
 
 
+def _ends_with(call: ast.Call, lasts: frozenset[str], aliases: Mapping[str, str]) -> bool:
+    """Whether the callee (a name or attribute chain) ends with one of `lasts`, as written or
+    through the imports (`KF(...)` after `import KFold as KF`): `toolkit.calls.callee_is`."""
+    qualified = _qualified(call.func, aliases)
+    return _last(call.func) in lasts or (
+        qualified is not None and qualified.rsplit(".", 1)[-1] in lasts
+    )
+
+
 def passes_keyword(
     names: Collection[str],
     called: Collection[str] = (),
     where: Callable[[ast.Call], bool] | None = None,
+    on_built: Collection[str] = (),
 ) -> AstTrigger:
     """A trigger: a call passing one of these keyword arguments by name (`f(b=True)`; not
     through `**kwargs`); with `called`, only a call whose callee (a name or attribute chain)
     ends with the last segment of one of those names (as `toolkit.calls.callee_is`); with
-    `where`, only a call that passes that test too."""
+    `where`, only a call that passes that test too; with `on_built`, only a method call on
+    an object the cell builds with a call to one of those (matched as `called`):
+    `LGBMClassifier(...).fit(...)`, or `m.fit(...)` where the cell assigns
+    `m = LGBMClassifier(...)`."""
     wanted = frozenset(names)
     lasts = frozenset(name.rsplit(".", 1)[-1] for name in called)
+    builders = frozenset(name.rsplit(".", 1)[-1] for name in on_built)
 
-    def callee_fits(call: ast.Call, aliases: Mapping[str, str]) -> bool:
-        if not lasts:
-            return True
-        qualified = _qualified(call.func, aliases)  # `KF(...)` after `import KFold as KF`
-        return _last(call.func) in lasts or (
-            qualified is not None and qualified.rsplit(".", 1)[-1] in lasts
-        )
+    def built(tree: ast.Module, aliases: Mapping[str, str]) -> set[str]:
+        """The names the cell assigns a call to one of `builders`."""
+        return {
+            target.id
+            for node in nodes(tree, ast.Assign)
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and _ends_with(node.value, builders, aliases)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
 
     def trigger(tree: ast.Module, context: RuleContext) -> bool:
         aliases = context.aliases
-        return any(
-            callee_fits(node, aliases) and (where is None or where(node))
+        calls = [
+            node
             for node in nodes(tree, ast.Call)
             if isinstance(node, ast.Call)
             and any(keyword.arg in wanted for keyword in node.keywords)
-        )
+            and (not lasts or _ends_with(node, lasts, aliases))
+            and (where is None or where(node))
+        ]
+        if not builders or not calls:
+            return bool(calls)
+        names: set[str] | None = None
+        for call in calls:
+            receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+            if isinstance(receiver, ast.Call) and _ends_with(receiver, builders, aliases):
+                return True
+            if isinstance(receiver, ast.Name):
+                names = built(tree, aliases) if names is None else names
+                if receiver.id in names:
+                    return True
+        return False
 
     return trigger
 
@@ -375,6 +407,31 @@ def attribute_named(*names: str) -> AstTrigger:
             isinstance(node, ast.Attribute) and node.attr in wanted
             for node in nodes(tree, ast.Attribute)
         )
+
+    return trigger
+
+
+def method_called(*names: str, on: str | None = None) -> AstTrigger:
+    """A trigger: a method call `x.name(...)` for one of `names` whose receiver is not rooted
+    in an imported name (`np.sort(...)` is a module's function, which rules on methods leave
+    alone: `pandas.common.is_module_receiver`); with `on`, only `x.<on>.name(...)`
+    (`s.str.replace(...)`)."""
+    wanted = frozenset(names)
+
+    def trigger(tree: ast.Module, context: RuleContext) -> bool:
+        for node in nodes(tree, ast.Call):
+            func = node.func if isinstance(node, ast.Call) else None
+            if not isinstance(func, ast.Attribute) or func.attr not in wanted:
+                continue
+            receiver = func.value
+            if on is not None:
+                if isinstance(receiver, ast.Attribute) and receiver.attr == on:
+                    return True
+                continue
+            name = dotted(receiver)
+            if name is None or name.split(".")[0] not in context.aliases:
+                return True
+        return False
 
     return trigger
 

@@ -273,7 +273,9 @@ def _fit_callbacks(any_receiver: bool) -> Rewrite:
     return cst_rewrite(
         lambda context: _FitCallbacks(context, any_receiver),
         _FIT_KEYWORDS,
-        passes_keyword(_FIT_KEYWORDS, called=("fit",)),
+        passes_keyword(
+            _FIT_KEYWORDS, called=("fit",), on_built=() if any_receiver else SKLEARN_CLASSES
+        ),
     )
 
 
@@ -542,7 +544,9 @@ RULES = (
         changed_in="4.0",
         summary="`lgb.Dataset(..., silent=True)` -> `lgb.Dataset(...)`",
         kind=Kind.API,
-        rewrite=cst_rewrite(_DatasetSilent, ("silent",)),
+        rewrite=cst_rewrite(
+            _DatasetSilent, ("silent",), passes_keyword(("silent",), called=("lightgbm.Dataset",))
+        ),
         symptoms=(
             Symptom(
                 "TypeError", r"Dataset\.__init__\(\) got an unexpected keyword argument 'silent'"
@@ -577,7 +581,9 @@ RULES = (
         summary="`LGBMClassifier(silent=True)` -> `verbose=-1` (`silent` is an unknown "
         "parameter now: the model logs)",
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(_SilentToVerbose, ("silent",)),
+        rewrite=cst_rewrite(
+            _SilentToVerbose, ("silent",), passes_keyword(("silent",), called=SKLEARN_CLASSES)
+        ),
         gone=no_parameter("lightgbm.LGBMModel", "silent"),
         examples=(
             Example(

@@ -19,6 +19,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import refers_to
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     atom,
     code,
@@ -299,7 +300,7 @@ RULES = (
         kind=Kind.API,
         rewrite=chain(
             rewrite_calls({f"numpy.{name}": build for name, build in _FUNCTIONS.items()}),
-            cst_rewrite(_Tables, needles=("cast", "nbytes")),
+            cst_rewrite(_Tables, ("cast", "nbytes"), refers_to(["numpy.cast", "numpy.nbytes"])),
             drop_imported_names("numpy", list(_FUNCTIONS)),
         ),
         symptoms=(

@@ -13,7 +13,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     with_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
-from nbmodernizer.fixers.rules.toolkit.needles import extra_positional
+from nbmodernizer.fixers.rules.toolkit.needles import extra_positional, method_called
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     code,
     dotted_name,
@@ -379,7 +379,7 @@ RULES = (
             "`regex=True` spelled out (the old default; single characters were always literal)"
         ),
         kind=Kind.SILENT,
-        rewrite=cst_rewrite(StrReplaceRegex, ("replace",)),
+        rewrite=cst_rewrite(StrReplaceRegex, ("replace",), method_called("replace", on="str")),
         symptoms=(
             Symptom(
                 "ValueError", r"Cannot use a compiled regex as replacement pattern with regex=False"

@@ -38,7 +38,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
-from nbmodernizer.fixers.rules.toolkit.needles import attribute_named
+from nbmodernizer.fixers.rules.toolkit.needles import attribute_named, either, method_called
 from nbmodernizer.fixers.rules.toolkit.nodes import code, expression
 from nbmodernizer.fixers.rules.toolkit.probes import (
     all_of,
@@ -218,7 +218,7 @@ RULES = (
         rewrite=cst_rewrite(
             lambda context: Methods(context, METHODS),
             (*METHODS, "ftypes"),
-            attribute_named(*METHODS, "ftypes"),
+            either(method_called(*METHODS), attribute_named("ftypes")),
         ),
         symptoms=(
             missing(FRAME_OR_SERIES, f"({REMOVED}|ftypes)"),

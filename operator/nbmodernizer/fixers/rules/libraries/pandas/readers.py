@@ -8,6 +8,7 @@ from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Example, Kind, Rule, Symptom
 from nbmodernizer.fixers.rules.toolkit.calls import call_arguments, callee_is
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite
+from nbmodernizer.fixers.rules.toolkit.needles import passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     literal_bool,
     with_commas,
@@ -123,7 +124,7 @@ RULES = (
         changed_in="2.0",
         summary='`read_csv(..., squeeze=True)` -> `read_csv(...).squeeze("columns")`',
         kind=Kind.API,
-        rewrite=cst_rewrite(Squeeze, ("squeeze",)),
+        rewrite=cst_rewrite(Squeeze, ("squeeze",), passes_keyword(("squeeze",))),
         symptoms=(Symptom("TypeError", r"got an unexpected keyword argument 'squeeze'"),),
         gone=no_parameter("pandas.read_csv", "squeeze"),
         examples=(

@@ -16,6 +16,7 @@ from nbmodernizer.fixers.rules.toolkit.bindings import OWN, rooted_in
 from nbmodernizer.fixers.rules.toolkit.calls import as_keyword, call_arguments, method_call
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite
 from nbmodernizer.fixers.rules.toolkit.moves import move_module, replace_attributes
+from nbmodernizer.fixers.rules.toolkit.needles import method_called
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     literal_bool,
     string_literal,
@@ -148,7 +149,7 @@ RULES = (
             "names, so `list.sort()` is never touched)"
         ),
         kind=Kind.API,
-        rewrite=cst_rewrite(SortToSortValues, ("sort",)),
+        rewrite=cst_rewrite(SortToSortValues, ("sort",), method_called("sort")),
         symptoms=(missing("DataFrame", "sort"),),
         gone=pandas_lacks("DataFrame", "sort"),
         examples=(

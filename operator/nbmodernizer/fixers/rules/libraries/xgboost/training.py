@@ -11,6 +11,7 @@ from nbmodernizer.fixers.rules.libraries.xgboost.common import (
     DATA,
     PREDICT_METHODS,
     SETTINGS,
+    SKLEARN_CLASSES,
     SPLIT,
     Assignments,
     is_booster_factory,
@@ -191,7 +192,11 @@ def fit_keywords(any_receiver: bool) -> Rewrite:
     return cst_rewrite(
         lambda context: _FitKeywords(context, any_receiver),
         MOVED_TO_CONSTRUCTOR,
-        passes_keyword(MOVED_TO_CONSTRUCTOR, called=("fit",)),
+        passes_keyword(
+            MOVED_TO_CONSTRUCTOR,
+            called=("fit",),
+            on_built=() if any_receiver else SKLEARN_CLASSES,
+        ),
     )
 
 
