@@ -15,6 +15,7 @@ from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit import traversal
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, add_imports
 from nbmodernizer.fixers.rules.toolkit.needles import AstTrigger, mentions, triggered
+from nbmodernizer.fixers.rules.toolkit.parsing import parse_module
 from nbmodernizer.fixers.rules.toolkit.text import code_mask
 
 TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
@@ -40,7 +41,7 @@ def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
     if not parsed.is_python:
         return parsed, None
     try:
-        return parsed, cst.parse_module(parsed.masked)
+        return parsed, parse_module(parsed.masked)
     except cst.ParserSyntaxError:
         return parsed, None
 

@@ -1,0 +1,54 @@
+"""The parser without node validation: the same trees, and validation everywhere else."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from nbmodernizer.fixers.rules.toolkit.parsing import parse_module
+
+
+def _validated(code: str) -> cst.Module:
+    return cst.parse_module(code)  # validation on: this thread is not in `parse_module`
+
+
+@pytest.mark.parametrize("module", [threading, cst])
+def test_the_same_tree_as_libcst_on_code_nobody_here_wrote(module: object) -> None:
+    path = Path(str(getattr(module, "__file__", "")))
+    for source in [path, *sorted(path.parent.glob("_parser/*.py"))[:5]]:
+        code = source.read_text(encoding="utf-8")
+        assert parse_module(code).deep_equals(_validated(code))
+
+
+def test_nodes_built_outside_the_parser_are_still_validated() -> None:
+    parse_module("x = 1\n")
+    with pytest.raises(cst.CSTValidationError):
+        cst.SimpleWhitespace("not whitespace")
+
+
+def test_a_parse_in_one_thread_leaves_validation_on_in_another() -> None:
+    started, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def parse() -> None:
+        import nbmodernizer.fixers.rules.toolkit.parsing as parsing
+
+        parsing._PARSING.active = True  # as `parse_module` sets it, held open here
+        started.set()
+        release.wait(5)
+        parsing._PARSING.active = False
+
+    thread = threading.Thread(target=parse)
+    thread.start()
+    started.wait(5)
+    try:
+        cst.SimpleWhitespace("not whitespace")
+    except cst.CSTValidationError as error:
+        errors.append(error)
+    finally:
+        release.set()
+        thread.join()
+    assert errors, "validation was off in a thread that was not parsing"
