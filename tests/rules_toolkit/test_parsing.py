@@ -52,3 +52,34 @@ def test_a_parse_in_one_thread_leaves_validation_on_in_another() -> None:
         release.set()
         thread.join()
     assert errors, "validation was off in a thread that was not parsing"
+
+
+def test_a_rewritten_cell_read_statement_by_statement_is_read_as_the_parser_reads_it(
+    tmp_path: Path,
+) -> None:
+    from nbmodernizer.fixers.rules import all_rules
+    from nbmodernizer.fixers.rules.proof import context_for, facts_here
+    from nbmodernizer.fixers.rules.toolkit.cells import read_cell, walkable
+    from nbmodernizer.fixers.rules.toolkit.parsing import reparsed
+
+    (tmp_path / "input").mkdir()
+    compared = whole = 0
+    for rule in all_rules():
+        steps = walkable(rule.rewrite) or ()
+        for example in rule.examples if steps else ():
+            context = context_for(example.before, tmp_path, environment=facts_here(rule))
+            _, module = read_cell(example.before)
+            for step in steps if module is not None else ():
+                assert module is not None
+                changed = step.transform(module, context)
+                if changed is module:
+                    continue
+                code = changed.code
+                tree = reparsed(module, changed, code)
+                if tree is None:
+                    whole += 1
+                    continue
+                compared += 1
+                assert tree.deep_equals(parse_module(code)), (rule.id, code)
+                assert tree.code == code
+    assert compared > 100 and whole < compared / 10, (compared, whole)

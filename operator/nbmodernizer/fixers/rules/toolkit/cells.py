@@ -4,6 +4,7 @@ line kept first), and a rewrite applied to it: a LibCST transform, or a text edi
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from nbmodernizer.fixers.rules.model import Rewrite
 from nbmodernizer.fixers.rules.toolkit import traversal
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer, add_imports
 from nbmodernizer.fixers.rules.toolkit.needles import AstTrigger, mentions, triggered
-from nbmodernizer.fixers.rules.toolkit.parsing import parse_module
+from nbmodernizer.fixers.rules.toolkit.parsing import parse_module, reparsed
 from nbmodernizer.fixers.rules.toolkit.text import code_mask
 
 TransformerFactory = Callable[[RuleContext], cst.CSTTransformer]
@@ -32,6 +33,13 @@ def read_text(source: str) -> cells.Parsed:
     return cells.parse(source)
 
 
+# the trees of cells a transform just wrote, read again statement by statement
+# (`parsing.reparsed`): `read_cell` takes them instead of parsing the whole cell again
+_WRITTEN: dict[str, cst.Module] = {}
+_WRITTEN_KEPT = 64
+_WRITTEN_LOCK = threading.Lock()
+
+
 @functools.lru_cache(maxsize=64)
 def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
     """A cell read once for all the rules that see it unchanged (LibCST trees are immutable;
@@ -40,6 +48,9 @@ def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
     parsed = read_text(source)
     if not parsed.is_python:
         return parsed, None
+    written = _WRITTEN.pop(source, None)
+    if written is not None:
+        return parsed, written
     try:
         return parsed, parse_module(parsed.masked)
     except cst.ParserSyntaxError:
@@ -58,7 +69,23 @@ def transform_python(source: str, transform: Callable[[cst.Module], cst.Module])
     code = changed.code  # LibCST prints the whole tree each time it is asked
     if code == parsed.masked:
         return source
-    return cells.unmask(code, parsed.originals)
+    written = cells.unmask(code, parsed.originals)
+    if read_text(written).masked == code:  # the new cell masks to what was printed
+        _remember(written, module, changed, code)
+    return written
+
+
+def _remember(written: str, module: cst.Module, changed: cst.Module, code: str) -> None:
+    try:
+        tree = reparsed(module, changed, code)
+    except cst.ParserSyntaxError:
+        return  # `read_cell` will say the cell does not parse
+    if tree is None:
+        return
+    with _WRITTEN_LOCK:
+        if len(_WRITTEN) >= _WRITTEN_KEPT:
+            _WRITTEN.clear()
+        _WRITTEN[written] = tree
 
 
 @dataclass(frozen=True)
@@ -82,16 +109,16 @@ class CstRewrite:
     def __call__(self, source: str, context: RuleContext) -> str:
         if not self.may_apply(source, context):
             return source
+        return transform_python(source, lambda module: self.transform(module, context))
 
-        def transform(module: cst.Module) -> cst.Module:
-            transformer = self.factory(context)
-            # `traversal.transform` gives the module itself when no node was replaced
-            changed = traversal.transform(module, transformer)
-            if isinstance(transformer, ImportingTransformer) and transformer.imports:
-                changed = add_imports(changed, transformer.imports)
-            return changed
-
-        return transform_python(source, transform)
+    def transform(self, module: cst.Module, context: RuleContext) -> cst.Module:
+        """The module after the transformer (the module itself when it replaced nothing and
+        asked for no import)."""
+        transformer = self.factory(context)
+        changed = traversal.transform(module, transformer)
+        if isinstance(transformer, ImportingTransformer) and transformer.imports:
+            changed = add_imports(changed, transformer.imports)
+        return changed
 
 
 def cst_rewrite(
