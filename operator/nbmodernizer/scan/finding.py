@@ -22,6 +22,7 @@ import importlib.metadata
 import platform
 import re
 import sys
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -243,9 +244,14 @@ class Scanner:
 
     def warm(self, imported: set[str]) -> None:
         """Gather the facts these imports make relevant (envprobe.py in `python`, once for
-        all of them), and read the installed distributions, before worker processes fork."""
-        self.facts_for(imported)
-        _distributions()
+        all of them), and read the installed distributions, before worker processes fork (the
+        reading while envprobe.py runs: this process only waits for it)."""
+        reading = threading.Thread(target=_distributions)
+        reading.start()
+        try:
+            self.facts_for(imported)
+        finally:
+            reading.join()
 
     def facts_for(self, imported: set[str]) -> EnvironmentFacts:
         """The environment's facts, gathered again only for imports not yet probed (then for
