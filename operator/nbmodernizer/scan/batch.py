@@ -70,7 +70,8 @@ def scan_all(
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context) as pool:
-            chunk = max(1, len(paths) // (jobs * 8))
+            # small chunks: the last one a worker takes decides how long the other waits
+            chunk = max(1, len(paths) // (jobs * 32))
             return list(pool.map(_worker, paths, chunksize=chunk))
     finally:
         _SCANNER = None
