@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import libcst as cst
@@ -206,10 +207,7 @@ class _FitCallbacks(_CallbackNaming):
     def __init__(self, context: RuleContext, any_receiver: bool) -> None:
         super().__init__(context)
         self.any_receiver = any_receiver
-        self.module: cst.Module | None = None
-        # read from the module on the first fit that needs them (most cells have none)
-        self._models: set[str] | None = None
-        self._candidates: int | None = None
+        self.module = cst.Module(body=())  # the cell's, from `visit_Module`
 
     def _fit(self, call: cst.Call) -> bool:
         return method_name(call) == "fit" and any(keyword_arg(call, k) for k in _FIT_KEYWORDS)
@@ -219,36 +217,31 @@ class _FitCallbacks(_CallbackNaming):
             return receiver.value in self.models
         return isinstance(receiver, cst.Call) and callee_is(receiver, SKLEARN_CLASSES, self.context)
 
-    @property
+    @functools.cached_property
     def models(self) -> set[str]:
-        """The names the cell only ever assigns a LightGBM sklearn model."""
-        if self._models is None:
-            assert self.module is not None
-            self._models = _assigned_models(self.module, self.context)
-        return self._models
+        """The names the cell only ever assigns a LightGBM sklearn model (read at the first
+        fit that needs them: most cells have none)."""
+        return _assigned_models(self.module, self.context)
 
-    @property
+    @functools.cached_property
     def candidates(self) -> int:
         """The cell's fits with those keywords on a receiver not known to be a LightGBM model."""
-        if self._candidates is None:
-            assert self.module is not None
-            fits: list[cst.Call] = []
+        fits: list[cst.Call] = []
 
-            class Visitor(cst.CSTVisitor):
-                def visit_Call(inner, call: cst.Call) -> None:  # noqa: N805
-                    if self._fit(call):
-                        fits.append(call)
+        class Visitor(cst.CSTVisitor):
+            def visit_Call(inner, call: cst.Call) -> None:  # noqa: N805
+                if self._fit(call):
+                    fits.append(call)
 
-            look(self.module, Visitor())
-            self._candidates = sum(
-                1
-                for call in fits
-                if isinstance(call.func, cst.Attribute) and not self._known(call.func.value)
-            )
-        return self._candidates
+        look(self.module, Visitor())
+        return sum(
+            1
+            for call in fits
+            if isinstance(call.func, cst.Attribute) and not self._known(call.func.value)
+        )
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.module, self._models, self._candidates = node, None, None
+        self.module = node
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self._fit(updated_node) or not isinstance(updated_node.func, cst.Attribute):
