@@ -128,12 +128,11 @@ def would_change(
     replacement that prints the same code is named too). `owners`: the rule each rewrite
     belongs to; when those that may apply (`CstRewrite.may_apply`) all belong to one rule,
     they are named without a walk (running that rule decides, at the cost of a walk).
-    `needles`: the rewrites' needles, indexed (the same answer, sooner)."""
+    `needles`: the rewrites' needles, indexed once for many cells (indexed here without)."""
     if needles is None:
-        chosen = [n for n, rewrite in enumerate(rewrites) if rewrite.may_apply(source, context)]
-    else:
-        mentioned = needles.mentioned(source, context.aliases)
-        chosen = [n for n in mentioned if rewrites[n].triggered(source, context)]
+        needles = NeedleIndex([rewrite.needles for rewrite in rewrites])
+    mentioned = needles.mentioned(source, context.aliases)
+    chosen = [n for n in mentioned if rewrites[n].triggered(source, context)]
     if not chosen:
         return set()  # the cell is not parsed
     _, module = read_cell(source)
