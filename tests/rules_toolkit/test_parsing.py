@@ -83,3 +83,19 @@ def test_a_rewritten_cell_read_statement_by_statement_is_read_as_the_parser_read
                 assert tree.deep_equals(parse_module(code)), (rule.id, code)
                 assert tree.code == code
     assert compared > 100 and whole < compared / 10, (compared, whole)
+
+
+def test_a_written_cell_is_read_again_only_when_asked_and_as_the_parser_reads_it() -> None:
+    from nbmodernizer.fixers.rules.toolkit import cells
+
+    def renamed(module: cst.Module) -> cst.Module:
+        body = (module.body[0], cst.parse_statement("y = 2\n"), *module.body[2:])
+        return module.with_changes(body=body)
+
+    source = "%matplotlib inline\nx = 1\nprint(x)\n"
+    written = cells.transform_python(source, renamed)
+    assert written == "%matplotlib inline\ny = 2\nprint(x)\n"
+    assert written in cells._WRITTEN  # kept, not yet read again
+    parsed, tree = cells.read_cell(written)
+    assert written not in cells._WRITTEN
+    assert tree is not None and tree.deep_equals(parse_module(parsed.masked))

@@ -33,9 +33,10 @@ def read_text(source: str) -> cells.Parsed:
     return cells.parse(source)
 
 
-# the trees of cells a transform just wrote, read again statement by statement
-# (`parsing.reparsed`): `read_cell` takes them instead of parsing the whole cell again
-_WRITTEN: dict[str, cst.Module] = {}
+# the cells a transform just wrote, with the trees they came from: `read_cell` reads such a
+# cell again statement by statement (`parsing.reparsed`) instead of parsing it whole, and only
+# if a rule after it asks (most written cells are never parsed again)
+_WRITTEN: dict[str, tuple[cst.Module, cst.Module, str]] = {}
 _WRITTEN_KEPT = 64
 _WRITTEN_LOCK = threading.Lock()
 
@@ -48,13 +49,22 @@ def read_cell(source: str) -> tuple[cells.Parsed, cst.Module | None]:
     parsed = read_text(source)
     if not parsed.is_python:
         return parsed, None
-    written = _WRITTEN.pop(source, None)
-    if written is not None:
-        return parsed, written
+    with _WRITTEN_LOCK:
+        written = _WRITTEN.pop(source, None)
+    tree = None if written is None else _reparsed(*written)
+    if tree is not None:
+        return parsed, tree
     try:
         return parsed, parse_module(parsed.masked)
     except cst.ParserSyntaxError:
         return parsed, None
+
+
+def _reparsed(original: cst.Module, changed: cst.Module, code: str) -> cst.Module | None:
+    try:
+        return reparsed(original, changed, code)
+    except cst.ParserSyntaxError:
+        return None  # `read_cell` parses the cell whole and says whether it parses
 
 
 def transform_python(source: str, transform: Callable[[cst.Module], cst.Module]) -> str:
@@ -71,21 +81,11 @@ def transform_python(source: str, transform: Callable[[cst.Module], cst.Module])
         return source
     written = cells.unmask(code, parsed.originals)
     if read_text(written).masked == code:  # the new cell masks to what was printed
-        _remember(written, module, changed, code)
+        with _WRITTEN_LOCK:
+            if len(_WRITTEN) >= _WRITTEN_KEPT:
+                _WRITTEN.clear()
+            _WRITTEN[written] = (module, changed, code)
     return written
-
-
-def _remember(written: str, module: cst.Module, changed: cst.Module, code: str) -> None:
-    try:
-        tree = reparsed(module, changed, code)
-    except cst.ParserSyntaxError:
-        return  # `read_cell` will say the cell does not parse
-    if tree is None:
-        return
-    with _WRITTEN_LOCK:
-        if len(_WRITTEN) >= _WRITTEN_KEPT:
-            _WRITTEN.clear()
-        _WRITTEN[written] = tree
 
 
 @dataclass(frozen=True)
