@@ -382,3 +382,21 @@ def test_imported_names_read_imports_anywhere_in_a_file_and_only_imports(tmp_pat
     script.write_text("import pandas\n'from seaborn'\nif x:\n\timport\tscipy\n", encoding="utf-8")
     names = imported_names([notebook, script, tmp_path / "missing.py"])
     assert names == {"numpy", "os", "sklearn", "svm", "scipy", "pandas", "seaborn"}
+
+
+def test_the_collector_runs_less_often_while_a_batch_is_scanned_and_as_before_after(
+    tmp_path: Path,
+) -> None:
+    import gc
+
+    seen: list[tuple[int, int, int]] = []
+
+    class Watching(Scanner):
+        def scan(self, source: Any) -> Any:
+            seen.append(gc.get_threshold())
+            return super().scan(source)
+
+    before = gc.get_threshold()
+    scan_all(Watching(all_rules(), all_libraries()), [legacy_notebook(tmp_path / "a.ipynb")], 1)
+    assert seen and seen[0][0] >= 20_000 > before[0]
+    assert gc.get_threshold() == before
