@@ -193,6 +193,8 @@ def test_a_cell_nested_too_deeply_for_pythons_parser_says_so() -> None:
 def test_only_a_deep_tree_is_deeper_than_the_limit() -> None:
     source = "import numpy as np\nx = np.array([0]*44+" + "+".join(["[1]"] * 150) + ")\n"
     tree = ast.parse(source)
-    assert cells.deeper_than(tree, source, 100)
+    assert cells.deeper_than(tree, 100)
     shallow = "def f(a):\n    return [a + 1 for a in range(10)] + " + " + ".join(["a"] * 30)
-    assert not cells.deeper_than(ast.parse(shallow), shallow, 100)
+    assert not cells.deeper_than(ast.parse(shallow), 100)
+    # Module 0, Assign 1, the outer List 2, the inner 3, the constant and the inner Load 4
+    assert cells.tree_index(ast.parse("x = [[1]]")).depth == 4

@@ -134,27 +134,43 @@ def imports(
     return {**other_aliases, **parsed_aliases}
 
 
+@dataclass(frozen=True)
+class TreeIndex:
+    """An `ast` tree read in one walk for all who look at it (the notebook's imports and
+    frames, the rules' triggers, the depth check): its nodes by their exact type, in no
+    particular order, and how deep it nests (its root at level 0). Not to be changed."""
+
+    by_type: Mapping[type, Sequence[ast.AST]]
+    depth: int
+
+
 @functools.lru_cache(maxsize=1024)
-def nodes_by_type(tree: ast.AST) -> Mapping[type, Sequence[ast.AST]]:
-    """The tree's nodes by their exact type: one walk a tree for all who look for some kinds
-    of node (the notebook's imports and frames, the rules' triggers), in no particular order;
-    kept for the last trees read (a tree is hashed by identity). Not to be changed."""
+def tree_index(tree: ast.AST) -> TreeIndex:
+    """The tree's index, kept for the last trees read (a tree is hashed by identity)."""
     found: dict[type, list[ast.AST]] = {}
-    stack: list[ast.AST] = [tree]
-    while stack:  # `ast.walk`, without its generators (a third faster)
-        node = stack.pop()
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    depth = 0
+    while stack:  # `ast.walk`, without its generators (a third faster), levels counted
+        node, level = stack.pop()
+        depth = max(depth, level)
         bucket = found.get(type(node))
         if bucket is None:
             found[type(node)] = [node]
         else:
             bucket.append(node)
+        level += 1
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, list):
-                stack.extend(item for item in value if isinstance(item, ast.AST))
+                stack += [(item, level) for item in value if isinstance(item, ast.AST)]
             elif isinstance(value, ast.AST):
-                stack.append(value)
-    return found
+                stack.append((value, level))
+    return TreeIndex(found, depth)
+
+
+def nodes_by_type(tree: ast.AST) -> Mapping[type, Sequence[ast.AST]]:
+    """The tree's nodes by their exact type (`tree_index`)."""
+    return tree_index(tree).by_type
 
 
 def imported_modules(sources: Iterable[str]) -> set[str]:
@@ -260,25 +276,10 @@ class _Continuation:
             self.quote = None  # an unterminated short string ends with its line
 
 
-def deeper_than(tree: ast.Module, source: str, limit: int) -> bool:
-    """Whether the tree nests deeper than `limit` levels (LibCST's walk, recursive, takes about
-    seven Python frames a level of `[[[...]]]`). Only statements longer than `limit` characters
-    can (each level is at least one character), so most are never walked."""
-    starts = [0]
-    for line in source.split("\n"):
-        starts.append(starts[-1] + len(line) + 1)
-    for statement in tree.body:
-        end_line = statement.end_lineno or statement.lineno
-        end = starts[end_line - 1] + (statement.end_col_offset or 0)
-        if end - (starts[statement.lineno - 1] + statement.col_offset) <= limit:
-            continue
-        stack: list[tuple[ast.AST, int]] = [(statement, 1)]
-        while stack:
-            node, level = stack.pop()
-            if level > limit:
-                return True
-            stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
-    return False
+def deeper_than(tree: ast.Module, limit: int) -> bool:
+    """Whether the tree nests deeper than `limit` levels below the module (LibCST's walk,
+    recursive, takes about seven Python frames a level of `[[[...]]]`)."""
+    return tree_index(tree).depth > limit
 
 
 def _ast(code: str) -> tuple[ast.Module | None, str | None]:

@@ -177,7 +177,7 @@ def rewrite_cell(
 def _check_depth(source: str) -> None:
     parsed = read_text(source)
     if parsed.error == cells.TOO_DEEP or (
-        parsed.tree is not None and cells.deeper_than(parsed.tree, parsed.masked, MAX_DEPTH)
+        parsed.tree is not None and cells.deeper_than(parsed.tree, MAX_DEPTH)
     ):
         raise CellTooDeepError(f"{cells.TOO_DEEP} (more than {MAX_DEPTH} levels)")
 
