@@ -2,9 +2,12 @@
 same code, in the same run.
 
     python benchmarks/scan.py [--notebooks 1000] [--jobs 2] [--keep DIR] [--baseline CHECKOUT]
+                              [--rounds N]
 
 `--baseline`: another checkout of nbmodernizer (main's, say) scans the same notebooks in the
 same run, its code first on the path; its time and the ratio to it are printed too.
+`--rounds`: time each side N times, alternating which goes first (the first scan after the
+corpus is written runs slower on this machine), and print the median and the range.
 
 Real-size: the sizes of 585 public Kaggle kernels (GitHub simisimon/kaggle-notebooks, read
 here, not kept): code cells per notebook quartiles 13 / 21 / 34, bytes per code cell deciles
@@ -36,6 +39,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -178,12 +182,20 @@ def scan(notebooks: Path, jobs: int, checkout: Path | None = None) -> tuple[floa
     return seconds, summary
 
 
+def _timings(seconds: list[float]) -> str:
+    if len(seconds) == 1:
+        return f"{seconds[0]:.1f} s"
+    middle, low, high = statistics.median(seconds), min(seconds), max(seconds)
+    return f"{middle:.1f} s (median of {len(seconds)}: {low:.1f} to {high:.1f})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--notebooks", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", help="build the corpus here and keep it")
     parser.add_argument("--baseline", help="another checkout to time on the same notebooks")
+    parser.add_argument("--rounds", type=int, default=1, help="time each side this many times")
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="nbmod-scan-"))
     try:
@@ -192,8 +204,17 @@ def main() -> None:
         ruff_s, ruffed = timed(
             [ruff, "check", "--select", "NPY201", "--no-cache", "-q", str(scripts)]
         )
-        nbmod_s, summary = scan(notebooks, args.jobs)
-        baseline = scan(notebooks, args.jobs, Path(args.baseline)) if args.baseline else None
+        sides: list[Path | None] = [None] + ([Path(args.baseline)] if args.baseline else [])
+        times: dict[Path | None, list[float]] = {side: [] for side in sides}
+        findings: dict[Path | None, set[int]] = {side: set() for side in sides}
+        summary: dict[str, Any] = {}
+        for round_ in range(args.rounds):
+            for side in sides if round_ % 2 == 0 else sides[::-1]:
+                seconds, scanned = scan(notebooks, args.jobs, side)
+                times[side].append(seconds)
+                findings[side].add(scanned["findings"])
+                summary = scanned if side is None else summary
+        nbmod_s = statistics.median(times[None])
         ruff_findings = sum(1 for line in ruffed.stdout.splitlines() if "NPY201" in line)
         print(
             f"{args.notebooks} notebooks ({sizes['cells']:.0f} code cells, "
@@ -201,8 +222,8 @@ def main() -> None:
             f"{args.jobs} processes"
         )
         print(
-            f"nbmod scan: {nbmod_s:.1f} s, {args.notebooks / nbmod_s:.1f} notebooks/s, "
-            f"{summary['findings']} findings, "
+            f"nbmod scan: {_timings(times[None])}, {args.notebooks / nbmod_s:.1f} notebooks/s, "
+            f"{'/'.join(map(str, sorted(findings[None])))} findings, "
             f"triage {json.dumps({k: v['files'] for k, v in summary['triage'].items()})}"
         )
         print(
@@ -210,11 +231,12 @@ def main() -> None:
             f"{ruff_findings} findings"
         )
         print(f"ratio nbmod / ruff: {nbmod_s / ruff_s:.0f}x")
-        if baseline is not None:
+        if args.baseline:
+            baseline = times[Path(args.baseline)]
             print(
-                f"baseline ({args.baseline}) scan: {baseline[0]:.1f} s, "
-                f"{baseline[1]['findings']} findings; ratio baseline / nbmod: "
-                f"{baseline[0] / nbmod_s:.2f}x"
+                f"baseline ({args.baseline}) scan: {_timings(baseline)}, "
+                f"{'/'.join(map(str, sorted(findings[Path(args.baseline)])))} findings; "
+                f"ratio baseline / nbmod: {statistics.median(baseline) / nbmod_s:.2f}x"
             )
     finally:
         if not args.keep:
