@@ -168,6 +168,7 @@ def tree_index(tree: ast.AST) -> TreeIndex:
     return TreeIndex(found, depth)
 
 
+@functools.lru_cache(maxsize=1024)  # asked by every trigger: a cache hit costs less than a call
 def nodes_by_type(tree: ast.AST) -> Mapping[type, Sequence[ast.AST]]:
     """The tree's nodes by their exact type (`tree_index`)."""
     return tree_index(tree).by_type

@@ -258,12 +258,12 @@ def _look(node: cst.CSTNode, hooks: _Hooks) -> None:
                 continue
             if attributes:
                 visitor.on_visit_attribute(node, name)
-            if isinstance(value, cst.CSTNode):
-                _look(value, hooks)
-            elif isinstance(value, tuple | list):
+            if isinstance(value, tuple | list):
                 for child in value:
                     if not (prunes and trivia(type(child))):
                         _look(child, hooks)
+            elif value is not None and not isinstance(value, cst.MaybeSentinel):
+                _look(value, hooks)  # a node (`isinstance` of LibCST's abstract base is slow)
             if attributes:
                 visitor.on_leave_attribute(node, name)
     hooks.leave(node, node)
@@ -291,9 +291,11 @@ def _visit_field(parent: cst.CSTNode, name: str, way: str, value: Any, hooks: _H
         result = cst.MaybeSentinel.DEFAULT if way == "sentinel" else None
     else:
         result = _visit_node(value, hooks)
-        if isinstance(result, cst.FlattenSentinel):
+        # kept as it was, most of the time: no checks (`FlattenSentinel`'s is of an abstract
+        # class, slow)
+        if result is not value and isinstance(result, cst.FlattenSentinel):
             raise _not_allowed(value, "FlattenSentinel", "for it to be replaced with a sequence")
-        if isinstance(result, cst.RemovalSentinel):
+        if result is not value and isinstance(result, cst.RemovalSentinel):
             if way == "required":
                 raise _not_allowed(value, "RemovalSentinel", "it to be removed")
             result = cst.MaybeSentinel.DEFAULT if way == "sentinel" else None
@@ -311,6 +313,9 @@ def _visit_children(
             kept.append(child)
             continue
         result = _visit_node(child, hooks)
+        if result is child:  # most of the time: no checks (of abstract classes, slow)
+            kept.append(child)
+            continue
         if isinstance(result, cst.RemovalSentinel):
             continue
         replacements = result.nodes if isinstance(result, cst.FlattenSentinel) else (result,)
@@ -342,7 +347,9 @@ def _visit_node(node: cst.CSTNode, hooks: _Hooks) -> Any:
         if changes:
             updated = node.with_changes(**changes)
     result = hooks.leave(node, updated)
-    if not isinstance(result, cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel):
+    if result is not updated and not isinstance(
+        result, cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel
+    ):
         raise cst.CSTValidationError(
             "Expected a node of type CSTNode or a RemovalSentinel, "
             f"but got a return value of {type(result).__name__}"
