@@ -210,3 +210,30 @@ def test_pruned_walks_call_the_same_hooks_and_replace_the_same(source: str) -> N
     look(module, looked)
     assert transform(module, transformed).code == expected
     assert looked.events == theirs.events == transformed.events
+
+
+def test_the_hooks_a_visitor_defines_are_those_dir_finds_for_every_visitor_of_the_rules() -> None:
+    from nbmodernizer.fixers.rules.toolkit.traversal import overrides
+
+    def below(kind: type) -> set[type]:
+        children: list[type] = kind.__subclasses__()
+        return {kind} | {sub for child in children for sub in below(child)}
+
+    def by_dir(kind: type) -> frozenset[str]:
+        base = cst.CSTTransformer if issubclass(kind, cst.CSTTransformer) else cst.CSTVisitor
+        return frozenset(
+            name
+            for name in dir(kind)
+            if name.startswith(("visit_", "leave_"))
+            and getattr(kind, name) is not getattr(base, name, None)
+        )
+
+    class Local(cst.CSTTransformer):  # as rules define them inside functions
+        def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+            return updated_node
+
+    all_rules()
+    visitors = below(cst.CSTVisitor) | below(cst.CSTTransformer)
+    assert len(visitors) > 100
+    assert all(overrides(kind) == by_dir(kind) for kind in visitors)
+    assert overrides(Local) == {"leave_Name"}

@@ -146,6 +146,7 @@ def trivia(kind: type) -> bool:
         return found
 
 
+@functools.lru_cache(maxsize=256)
 def _names_trivia(hook_names: frozenset[str]) -> bool:
     return any(trivia(kind) for kind in _hooked_kinds(hook_names))
 
@@ -165,20 +166,25 @@ _BASES = (cst.CSTTransformer, cst.CSTVisitor)
 _GENERIC = ("on_visit", "on_leave", "on_visit_attribute", "on_leave_attribute")
 
 
-@functools.cache
+# bounded: a visitor class defined in a function is a new class at each call
+@functools.lru_cache(maxsize=256)
 def overrides(kind: type) -> frozenset[str]:
     """The `visit_*` / `leave_*` methods a visitor class defines beyond LibCST's own (its
-    base classes declare one of each, doing nothing, for every node type)."""
+    base classes declare one of each, doing nothing, for every node type): read from the
+    classes above LibCST's in its MRO, not from `dir` (hundreds of names)."""
     base = cst.CSTTransformer if issubclass(kind, cst.CSTTransformer) else cst.CSTVisitor
+    libcsts = set(base.__mro__)
     return frozenset(
         name
-        for name in dir(kind)
+        for cls in kind.__mro__
+        if cls not in libcsts
+        for name in vars(cls)
         if name.startswith(("visit_", "leave_"))
         and getattr(kind, name) is not getattr(base, name, None)
     )
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _dispatched(kind: type) -> bool:
     """Whether a visitor class dispatches as LibCST's bases do (`on_visit` calls `visit_X`,
     `on_leave` calls `leave_X`, the attribute hooks `visit_X_attribute` ...), so that a hook
