@@ -46,7 +46,19 @@ _KINDS = {
 }
 _NODE_KINDS = frozenset({"required", "optional", "sentinel"})
 _SEQUENCE_KINDS = frozenset({"sequence", "body"})
-_FIELDS: dict[type, tuple[Field, ...] | None] = {}
+
+
+class _ByType(dict[type, Any]):
+    """A value per node type, worked out at the first lookup (`read`): the walks look them
+    up with `table[type(node)]`, a dictionary's lookup, for every node."""
+
+    def __init__(self, read: Any) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, kind: type) -> Any:
+        found = self[kind] = self.read(kind)
+        return found
 
 
 def _kind(value: ast.expr) -> str | None:
@@ -103,13 +115,13 @@ def _read_fields(kind: type) -> tuple[Field, ...] | None:
     return tuple(field for field in fields if field is not None)
 
 
+_FIELDS = _ByType(_read_fields)
+
+
 def fields(kind: type) -> tuple[Field, ...] | None:
     """The fields a node type visits, in LibCST's order (None: use LibCST's visit)."""
-    try:
-        return _FIELDS[kind]
-    except KeyError:
-        found = _FIELDS[kind] = _read_fields(kind)
-        return found
+    found: tuple[Field, ...] | None = _FIELDS[kind]
+    return found
 
 
 def _choose(value: Any, ways: tuple[str | None, ...]) -> str | None:
@@ -133,17 +145,18 @@ _BRACKETS = (
 _TRIVIA_MODULES = ("libcst._nodes.op", "libcst._nodes.whitespace")
 
 
-_TRIVIA: dict[type, bool] = {}
+def _is_trivia(kind: type) -> bool:
+    return kind.__module__ in _TRIVIA_MODULES or kind in _BRACKETS
+
+
+_TRIVIA = _ByType(_is_trivia)
 
 
 def trivia(kind: type) -> bool:
     """Whether a node type is trivia: an operator, whitespace, a comment or a bracket, whose
     nodes hold only trivia (`tests/rules_toolkit/test_traversal.py` checks that on real code)."""
-    try:
-        return _TRIVIA[kind]
-    except KeyError:
-        found = _TRIVIA[kind] = kind.__module__ in _TRIVIA_MODULES or kind in _BRACKETS
-        return found
+    found: bool = _TRIVIA[kind]
+    return found
 
 
 @functools.lru_cache(maxsize=256)
@@ -251,7 +264,7 @@ def look(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer) -> Non
 
 
 def _look(node: cst.CSTNode, hooks: _Hooks) -> None:
-    found = fields(type(node))
+    found: tuple[Field, ...] | None = _FIELDS[type(node)]
     if found is None:
         node.visit(hooks.visitor)
         return
@@ -259,14 +272,14 @@ def _look(node: cst.CSTNode, hooks: _Hooks) -> None:
         attributes, visitor, prunes = hooks.attributes, hooks.visitor, hooks.prunes
         for name, ways in found:
             value = getattr(node, name)
-            way = _choose(value, ways)
-            if way is None or (prunes and trivia(type(value))):
+            way = ways[0] if len(ways) == 1 else _choose(value, ways)
+            if way is None or (prunes and _TRIVIA[type(value)]):
                 continue
             if attributes:
                 visitor.on_visit_attribute(node, name)
             if isinstance(value, tuple | list):
                 for child in value:
-                    if not (prunes and trivia(type(child))):
+                    if not (prunes and _TRIVIA[type(child)]):
                         _look(child, hooks)
             elif value is not None and not isinstance(value, cst.MaybeSentinel):
                 _look(value, hooks)  # a node (`isinstance` of LibCST's abstract base is slow)
@@ -315,7 +328,7 @@ def _visit_children(
 ) -> Sequence[cst.CSTNode]:
     kept: list[cst.CSTNode] = []
     for child in children:
-        if hooks.prunes and trivia(type(child)):
+        if hooks.prunes and _TRIVIA[type(child)]:
             kept.append(child)
             continue
         result = _visit_node(child, hooks)
@@ -336,7 +349,7 @@ def _visit_children(
 
 
 def _visit_node(node: cst.CSTNode, hooks: _Hooks) -> Any:
-    found = fields(type(node))
+    found: tuple[Field, ...] | None = _FIELDS[type(node)]
     if found is None:
         return node.visit(hooks.visitor)
     updated = node
@@ -344,8 +357,8 @@ def _visit_node(node: cst.CSTNode, hooks: _Hooks) -> Any:
         changes: dict[str, Any] = {}
         for name, ways in found:
             value = getattr(node, name)
-            way = _choose(value, ways)
-            if way is None or (hooks.prunes and trivia(type(value))):
+            way = ways[0] if len(ways) == 1 else _choose(value, ways)
+            if way is None or (hooks.prunes and _TRIVIA[type(value)]):
                 continue
             result = _visit_field(node, name, way, value, hooks)
             if result is not value:
