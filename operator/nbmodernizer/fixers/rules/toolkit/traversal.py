@@ -205,6 +205,11 @@ def _dispatched(kind: type) -> bool:
     return all(getattr(kind, name) in [getattr(b, name) for b in _BASES] for name in _GENERIC)
 
 
+# a node type's hook names (made once: a new string a node would be hashed again each time)
+_VISIT = _ByType(lambda kind: "visit_" + kind.__name__)
+_LEAVE = _ByType(lambda kind: "leave_" + kind.__name__)
+
+
 class _Hooks:
     """What to call for a visitor: its own `on_*` methods, or, where it dispatches as LibCST's
     bases do, only the `visit_X` / `leave_X` methods it defines."""
@@ -233,7 +238,7 @@ class _Hooks:
     def visit(self, node: cst.CSTNode) -> bool:
         if self.generic:
             return self.visitor.on_visit(node)
-        name = "visit_" + type(node).__name__
+        name = _VISIT[type(node)]
         if name not in self.defined:
             return True
         return getattr(self.visitor, name)(node) is not False
@@ -245,7 +250,7 @@ class _Hooks:
                 return visitor.on_leave(original, updated)
             visitor.on_leave(original)
             return original
-        name = "leave_" + type(original).__name__
+        name = _LEAVE[type(original)]
         if name not in self.defined:
             return updated
         if self.transformer:
