@@ -125,9 +125,8 @@ def fields(kind: type) -> tuple[Field, ...] | None:
 
 
 def _choose(value: Any, ways: tuple[str | None, ...]) -> str | None:
-    """How a field is visited, for its value (a field with one way: that way)."""
-    if len(ways) == 1:
-        return ways[0]
+    """How a field visited one way or another is visited, for its value (the walks take a
+    field's one way themselves: no call for most fields)."""
     if value is None and None in ways:
         return None
     wanted = _SEQUENCE_KINDS if isinstance(value, tuple | list) else _NODE_KINDS
@@ -317,12 +316,15 @@ def _visit_field(parent: cst.CSTNode, name: str, way: str, value: Any, hooks: _H
         result = _visit_node(value, hooks)
         # kept as it was, most of the time: no checks (`FlattenSentinel`'s is of an abstract
         # class, slow)
-        if result is not value and isinstance(result, cst.FlattenSentinel):
-            raise _not_allowed(value, "FlattenSentinel", "for it to be replaced with a sequence")
-        if result is not value and isinstance(result, cst.RemovalSentinel):
-            if way == "required":
-                raise _not_allowed(value, "RemovalSentinel", "it to be removed")
-            result = cst.MaybeSentinel.DEFAULT if way == "sentinel" else None
+        if result is not value:
+            if isinstance(result, cst.FlattenSentinel):
+                raise _not_allowed(
+                    value, "FlattenSentinel", "for it to be replaced with a sequence"
+                )
+            if isinstance(result, cst.RemovalSentinel):
+                if way == "required":
+                    raise _not_allowed(value, "RemovalSentinel", "it to be removed")
+                result = cst.MaybeSentinel.DEFAULT if way == "sentinel" else None
     if hooks.attributes:
         hooks.visitor.on_leave_attribute(parent, name)
     return result
