@@ -205,26 +205,17 @@ def _dist_info(site: Path, name: str, record: str, top_level: str | None) -> Non
         (info / "top_level.txt").write_text(top_level)
 
 
-# envprobe.packages with each metadata file read noted: importlib.metadata's (3.8+), else
-# envprobe's own reader (3.6, 3.7)
+# envprobe.packages with each metadata file read noted
 NOTE_READS = """
 import json, os, sys
 sys.path[:0] = sys.argv[1:3]
 import envprobe
 read = []
-try:
-    from importlib import metadata
-    original = metadata.PathDistribution.read_text
-    def noted(self, name):
-        read.append([self._path.name, name])
-        return original(self, name)
-    metadata.PathDistribution.read_text = noted
-except ImportError:
-    original = envprobe._read
-    def noted(folder, name):
-        read.append([os.path.basename(folder), name])
-        return original(folder, name)
-    envprobe._read = noted
+original = envprobe._read
+def noted(folder, name):
+    read.append([os.path.basename(folder), name])
+    return original(folder, name)
+envprobe._read = noted
 print(json.dumps([envprobe.packages(["right", "only"]), read]))
 """
 
@@ -250,6 +241,40 @@ def test_a_distributions_files_are_read_only_without_its_top_level_txt(
     assert ["unlisted-1.0.dist-info", "RECORD"] in read, read
     assert ["listed-1.0.dist-info", "top_level.txt"] in read, read
     assert ["listed-1.0.dist-info", "RECORD"] not in read, read
+
+
+# every installed distribution's top-level modules as importlib.metadata reads them (the
+# reference envprobe's own, faster reader must agree with), and as envprobe reads them
+METADATA_READING = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import envprobe
+from importlib import metadata
+expected = {}
+for distribution in metadata.distributions():
+    name = distribution.metadata["Name"]
+    listed = distribution.read_text("top_level.txt")
+    files = [str(path) for path in distribution.files or []] if not listed else []
+    for module in envprobe._top_level(listed, files) if name else []:
+        pair = [name, distribution.version]
+        if pair not in expected.setdefault(module, []):
+            expected[module].append(pair)
+print(json.dumps([envprobe._providers(), expected]))
+"""
+
+
+def test_the_distributions_are_read_as_importlib_metadata_reads_them() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", METADATA_READING, str(ENVPROBE.parent)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found, expected = json.loads(done.stdout)
+    assert len(expected) > 100  # the test environment's hundreds of distributions
+    assert {module: sorted(pairs) for module, pairs in found.items()} == {
+        module: sorted(pairs) for module, pairs in expected.items()
+    }
 
 
 def _run(request: object, tmp_path: Path) -> subprocess.CompletedProcess[str]:
