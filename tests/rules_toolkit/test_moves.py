@@ -5,6 +5,7 @@ from __future__ import annotations
 from nbmodernizer import cells
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.model import Rewrite
+from nbmodernizer.fixers.rules.toolkit.cells import CstRewrite
 from nbmodernizer.fixers.rules.toolkit.moves import (
     Move,
     move_module,
@@ -93,6 +94,31 @@ def test_modules_that_moved_take_their_imports_and_references_along() -> None:
     assert run(rewrite, "from sklearn.grid_search import *\n") == (
         "from sklearn.model_selection import *\n"
     )
+
+
+def test_a_cell_using_a_moved_modules_name_bare_is_not_read_for_the_move() -> None:
+    """`train_test_split` imported from `sklearn.cross_validation` in another cell keeps its
+    name where it is used (only the import changes): that cell is not parsed for the move;
+    a name the move renames, an import and a dotted reference are."""
+    rewrite = move_modules({"sklearn.cross_validation": "sklearn.model_selection"})
+    assert isinstance(rewrite, CstRewrite)
+    elsewhere = "import sklearn\nfrom sklearn.cross_validation import train_test_split\n"
+    context = RuleContext(aliases=cells.imports([elsewhere]))
+
+    def triggered(source: str) -> bool:
+        return rewrite.triggered(source, context)
+
+    used = "parts = train_test_split(X, y)\n"
+    assert not triggered(used) and run(rewrite, used, elsewhere) == used
+    assert triggered(elsewhere)
+    assert triggered("cv = sklearn.cross_validation.KFold(4)\n")
+    renamed = move_names(moved("scipy.signal", "scipy.signal.windows", {"hanning": "hann"}))
+    assert isinstance(renamed, CstRewrite)
+    imported = "from scipy.signal import hanning, butter\n"
+    context = RuleContext(aliases=cells.imports([imported]))
+    assert renamed.triggered("w = hanning(8)\n", context)
+    assert not renamed.triggered("b = butter(2, 0.1)\n", context)
+    assert run(renamed, "w = hanning(8)\n", imported) == "w = hann(8)\n"
 
 
 def test_a_new_import_statement_is_written_on_one_line() -> None:

@@ -69,6 +69,22 @@ def _resolve(moves: Mapping[str, Move], name: str) -> tuple[Move, str] | None:
     return None
 
 
+def _bare_name(
+    moves: Mapping[str, Move], keep_local: bool, local: str, aliases: Mapping[str, str]
+) -> str | None:
+    """What a bare name bound by an import becomes, or None where it stays: a moved module's
+    names keep theirs (their import is rewritten), a renamed name takes its new one."""
+    target = aliases.get(local)
+    found = _resolve(moves, target) if target else None
+    if target is None or found is None:
+        return None
+    move, new = found
+    renamed = local == target.rpartition(".")[2] and not keep_local
+    name = new.rpartition(".")[2] if renamed else local
+    code = f"{name}.{move.member}" if move.member else name
+    return None if code == local else code
+
+
 Reference = Literal["name", "module"]
 
 
@@ -231,16 +247,8 @@ class NameMover(ImportingTransformer):
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         if id(original_node) in self.skip:
             return updated_node
-        local = original_node.value
-        target = self.context.aliases.get(local)
-        found = _resolve(self.moves, target) if target else None
-        if target is None or found is None:
-            return updated_node
-        move, new = found
-        renamed = local == target.rpartition(".")[2] and not self.keep_local
-        name = new.rpartition(".")[2] if renamed else local
-        code = f"{name}.{move.member}" if move.member else name
-        return updated_node if code == local else expression(code)
+        code = _bare_name(self.moves, self.keep_local, original_node.value, self.context.aliases)
+        return updated_node if code is None else expression(code)
 
     def _through_module(self, receiver: str, old: str, move: Move) -> str:
         """`receiver.old_name` -> the new home's dotted name: under the receiver when the new
@@ -288,10 +296,14 @@ def move_names(
     moves: Mapping[str, Move], *, keep_local: bool = False, reference: Reference = "name"
 ) -> Rewrite:
     """Old qualified names (modules or objects) -> where they live now, in one pass."""
+
+    def renames(local: str, aliases: Mapping[str, str]) -> bool:
+        return _bare_name(moves, keep_local, local, aliases) is not None
+
     return cst_rewrite(
         lambda context: NameMover(context, moves, keep_local, reference),
         parts(*moves),
-        refers_to(moves),
+        refers_to(moves, bare=renames),
     )
 
 

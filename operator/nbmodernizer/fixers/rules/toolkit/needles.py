@@ -191,37 +191,63 @@ class _References(threading.local):
     def __init__(self) -> None:
         self.key: tuple[ast.Module, Mapping[str, str]] | None = None  # held: ids not reused
         self.found: frozenset[str] = frozenset()
+        self.dotted: frozenset[str] = frozenset()  # of attribute chains and imports only
+        self.bound: frozenset[str] = frozenset()  # the names bound by an import, used bare
 
-    def __call__(self, tree: ast.Module, aliases: Mapping[str, str]) -> frozenset[str]:
+    def __call__(
+        self, tree: ast.Module, aliases: Mapping[str, str], bare: bool = True
+    ) -> frozenset[str]:
+        """All of them; without `bare`, not those only a bare name refers to."""
+        self._read(tree, aliases)
+        return self.found if bare else self.dotted
+
+    def bare_names(self, tree: ast.Module, aliases: Mapping[str, str]) -> frozenset[str]:
+        """The names bound by an import (in any cell) that the tree uses bare."""
+        self._read(tree, aliases)
+        return self.bound
+
+    def _read(self, tree: ast.Module, aliases: Mapping[str, str]) -> None:
         if self.key is None or self.key[0] is not tree or self.key[1] is not aliases:
-            names = [aliases[name] for name in set(_names(tree)) if name in aliases]
+            self.bound = frozenset(name for name in set(_names(tree)) if name in aliases)
             attributes = (
                 _qualified(node, aliases)
                 for node in nodes(tree, ast.Attribute)
                 if isinstance(node, ast.Attribute)
             )
-            found: set[str] = set()
-            for name in [*names, *attributes, *_imported(tree)]:
-                if name is None:
-                    continue
-                pieces = name.split(".")
-                found.update(".".join(pieces[:end]) for end in range(1, len(pieces) + 1))
-            self.key, self.found = (tree, aliases), frozenset(found)
-        return self.found
+            self.dotted = _prefixes([*attributes, *_imported(tree)])
+            self.found = self.dotted | _prefixes(aliases[name] for name in self.bound)
+            self.key = (tree, aliases)
+
+
+def _prefixes(names: Iterable[str | None]) -> frozenset[str]:
+    found: set[str] = set()
+    for name in names:
+        if name is not None:
+            pieces = name.split(".")
+            found.update(".".join(pieces[:end]) for end in range(1, len(pieces) + 1))
+    return frozenset(found)
 
 
 references = _References()
 
 
-def refers_to(targets: Collection[str]) -> AstTrigger:
+def refers_to(
+    targets: Collection[str], bare: Callable[[str, Mapping[str, str]], bool] | None = None
+) -> AstTrigger:
     """A trigger: the cell refers to a target, or to something under it (`references`):
     through an attribute chain (`np.float`), a name an import bound (`imread` from
-    `from scipy.misc import imread`), or an import."""
+    `from scipy.misc import imread`), or an import. `bare(name, aliases)`: whether the rule
+    could change that name where it stands bare (a name bound by an import, maybe in
+    another cell); a bare name it would leave as it is does not count."""
     wanted = frozenset(targets)
 
     def trigger(tree: ast.Module, context: RuleContext) -> bool:
         aliases = context.aliases
-        return not wanted.isdisjoint(references(tree, aliases))
+        if bare is None:
+            return not wanted.isdisjoint(references(tree, aliases))
+        if not wanted.isdisjoint(references(tree, aliases, bare=False)):
+            return True
+        return any(bare(name, aliases) for name in references.bare_names(tree, aliases))
 
     return trigger
 
