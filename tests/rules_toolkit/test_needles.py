@@ -145,9 +145,12 @@ def test_extra_positional_is_a_call_passing_more_by_position_than_its_callee_tak
     assert not _fires(trigger, "KFold(3, shuffle=True)", aliases)
     assert not _fires(trigger, "KFold(*args)", aliases)  # unpacked: the rule leaves it
     assert not _fires(trigger, "KFold(3, True)")  # not imported from scikit-learn
-    assert _fires(trigger, "frame.drop('c', 1)")  # a method, on any receiver
+    assert _fires(trigger, "frame.drop('c', 1)")  # a method, on any receiver but a module
     assert _fires(trigger, "read().drop('c', 1)")
     assert not _fires(trigger, "frame.drop('c', axis=1)")
+    assert not _fires(trigger, "np.drop('c', 1)", {"np": "numpy"})  # a module's function
+    assert not _fires(trigger, "np.x.drop('c', 1)", {"np": "numpy"})
+    assert _fires(trigger, "np.drop('c', 1)")  # `np` not imported: a variable
 
 
 def test_passes_keyword_is_a_call_naming_the_keyword_on_a_named_callee() -> None:

@@ -319,8 +319,8 @@ def extra_positional(
 ) -> AstTrigger:
     """A trigger for rules that name extra positional arguments (`toolkit.signatures`): a call
     passing more arguments by position than its callee takes, the callee known by its
-    qualified name through the imports (`function`) or, on any receiver, by the method's
-    name (`method`)."""
+    qualified name through the imports (`function`) or, on any receiver but an imported
+    name (`_module_receiver`), by the method's name (`method`)."""
 
     def takes(call: ast.Call, context: RuleContext) -> int | None:
         if function is not None:
@@ -328,9 +328,10 @@ def extra_positional(
             taken = None if name is None else function(name, context)
             if taken is not None:
                 return taken
-        if method is not None and isinstance(call.func, ast.Attribute):
-            return method(call.func.attr, context)
-        return None
+        func = call.func
+        if method is None or not isinstance(func, ast.Attribute):
+            return None
+        return None if _module_receiver(func.value, context) else method(func.attr, context)
 
     def trigger(tree: ast.Module, context: RuleContext) -> bool:
         for node in nodes(tree, ast.Call):
@@ -439,8 +440,7 @@ def attribute_named(*names: str) -> AstTrigger:
 
 def method_called(*names: str, on: str | None = None) -> AstTrigger:
     """A trigger: a method call `x.name(...)` for one of `names` whose receiver is not rooted
-    in an imported name (`np.sort(...)` is a module's function, which rules on methods leave
-    alone: `pandas.common.is_module_receiver`); with `on`, only `x.<on>.name(...)`
+    in an imported name (`_module_receiver`); with `on`, only `x.<on>.name(...)`
     (`s.str.replace(...)`)."""
     wanted = frozenset(names)
 
@@ -454,12 +454,19 @@ def method_called(*names: str, on: str | None = None) -> AstTrigger:
                 if isinstance(receiver, ast.Attribute) and receiver.attr == on:
                     return True
                 continue
-            name = dotted(receiver)
-            if name is None or name.split(".")[0] not in context.aliases:
+            if not _module_receiver(receiver, context):
                 return True
         return False
 
     return trigger
+
+
+def _module_receiver(receiver: ast.expr, context: RuleContext) -> bool:
+    """Whether a method call's receiver is rooted in an imported name (`np.sort(...)`,
+    `tf.x.y(...)`: a module's function, which rules on methods leave alone:
+    `pandas.common.is_module_receiver`)."""
+    name = dotted(receiver)
+    return name is not None and name.split(".")[0] in context.aliases
 
 
 def either(*triggers: AstTrigger) -> AstTrigger:

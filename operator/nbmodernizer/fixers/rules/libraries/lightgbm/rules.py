@@ -140,10 +140,10 @@ class _TrainCallbacks(_CallbackNaming):
         )
 
 
-_DATASET_KEYWORDS = (
-    ("feature_name", "set_feature_name"),
-    ("categorical_feature", "set_categorical_feature"),
-)
+_DATASET_KEYWORDS = {  # keyword -> the Dataset's setter, in the order lightgbm 3.x set them
+    "feature_name": "set_feature_name",
+    "categorical_feature": "set_categorical_feature",
+}
 
 
 class _TrainDatasetArguments(cst.CSTTransformer):
@@ -158,7 +158,7 @@ class _TrainDatasetArguments(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if qualified(updated_node.func, self.context.aliases) not in TRAINING_FUNCTIONS:
             return updated_node
-        given = [(keyword_arg(updated_node, k), setter) for k, setter in _DATASET_KEYWORDS]
+        given = [(keyword_arg(updated_node, k), s) for k, s in _DATASET_KEYWORDS.items()]
         present = [(arg, setter) for arg, setter in given if arg is not None]
         data = argument(updated_node, 1, "train_set")
         if not present or data is None:
@@ -172,9 +172,7 @@ class _TrainDatasetArguments(cst.CSTTransformer):
                 args=[cst.Arg(arg.value)],
             )
         args = [a.with_changes(value=value) if a is data else a for a in updated_node.args]
-        return without_keywords(
-            updated_node.with_changes(args=args), [k for k, _ in _DATASET_KEYWORDS]
-        )
+        return without_keywords(updated_node.with_changes(args=args), list(_DATASET_KEYWORDS))
 
 
 def _assigned_models(module: cst.Module, context: RuleContext) -> set[str]:
@@ -388,7 +386,9 @@ RULES = (
         "`lgb.train/cv(params, dtrain.set_feature_name(f).set_categorical_feature(c))` "
         "(what lightgbm 3.x did with them)",
         kind=Kind.API,
-        rewrite=cst_rewrite(_TrainDatasetArguments, tuple(k for k, _ in _DATASET_KEYWORDS)),
+        rewrite=cst_rewrite(
+            _TrainDatasetArguments, tuple(_DATASET_KEYWORDS), call_to(TRAINING_FUNCTIONS)
+        ),
         symptoms=(
             Symptom(
                 "TypeError",

@@ -21,6 +21,7 @@ from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.examples import AGG
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
 from nbmodernizer.fixers.rules.toolkit.moves import move_names, moved
+from nbmodernizer.fixers.rules.toolkit.needles import has_string
 from nbmodernizer.fixers.rules.toolkit.nodes import (
     expression,
     qualified,
@@ -263,7 +264,9 @@ RULES = (
         summary="`plt.style.use('seaborn-whitegrid')` -> `'seaborn-v0_8-whitegrid'` "
         "(the seaborn styles shipped with matplotlib were renamed)",
         kind=Kind.API,
-        rewrite=cst_rewrite(StyleRenamer, ("style",)),
+        rewrite=cst_rewrite(
+            StyleRenamer, ("style",), has_string(lambda name: _modern_style(name) is not None)
+        ),
         symptoms=(Symptom("OSError", r"'seaborn[\w-]*' is not a valid package style"),),
         gone=lacks_item("matplotlib.style.available", "seaborn"),
         examples=(

@@ -289,7 +289,7 @@ RULES = (
         "`jointplot` -> `height=` (an error in `lmplot`/`FacetGrid`; silently ignored by "
         "`jointplot`/`catplot`)",
         kind=Kind.API,
-        rewrite=edit_keywords(_sized, {"size": rename_to("height")}),
+        rewrite=edit_keywords(_sized, {"size": rename_to("height")}, called=sorted(_SIZED)),
         symptoms=(Symptom("TypeError", r"unexpected keyword argument 'size'"),),
         gone=no_parameter("seaborn.lmplot", "size"),
         examples=(

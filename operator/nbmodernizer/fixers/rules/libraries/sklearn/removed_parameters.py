@@ -22,6 +22,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import is_constant
 from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
 
@@ -331,7 +332,9 @@ RULES = (
         ),
         kind=Kind.API,
         rewrite=only_if(
-            "l1", rewrite=add_keywords(_l1_without_solver, [("solver", "'liblinear'")])
+            "l1",
+            rewrite=add_keywords(_l1_without_solver, [("solver", "'liblinear'")]),
+            trigger=passes_keyword(("penalty",), ("sklearn.linear_model.LogisticRegression",)),
         ),
         symptoms=(
             Symptom("ValueError", r"Solver lbfgs supports only 'l2' or None penalties, got l1"),

@@ -22,6 +22,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
 )
 from nbmodernizer.fixers.rules.toolkit.cells import chain, cst_rewrite, only_if
 from nbmodernizer.fixers.rules.toolkit.imports import ImportingTransformer
+from nbmodernizer.fixers.rules.toolkit.needles import passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import is_constant, qualified
 from nbmodernizer.fixers.rules.toolkit.probes import Probe, no_parameter, rejects
 
@@ -393,7 +394,11 @@ RULES = (
             "epochs, no early stop: what `n_iter` did)"
         ),
         kind=Kind.API,
-        rewrite=only_if("n_iter", rewrite=cst_rewrite(lambda context: SgdEpochs(context, SGD))),
+        rewrite=cst_rewrite(
+            lambda context: SgdEpochs(context, SGD),
+            ("n_iter",),
+            passes_keyword(("n_iter",), called=SGD),  # not TSNE's, RandomizedSearchCV's
+        ),
         symptoms=(
             Symptom(
                 "TypeError",

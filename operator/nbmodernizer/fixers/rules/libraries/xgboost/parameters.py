@@ -16,6 +16,7 @@ from nbmodernizer.fixers.rules.toolkit.calls import (
     without_keywords,
 )
 from nbmodernizer.fixers.rules.toolkit.cells import cst_rewrite, only_if
+from nbmodernizer.fixers.rules.toolkit.needles import either, has_string, passes_keyword
 from nbmodernizer.fixers.rules.toolkit.nodes import code
 from nbmodernizer.fixers.rules.toolkit.probes import no_parameter, rejects
 
@@ -144,7 +145,15 @@ RULES = (
         summary="`tree_method='gpu_hist'` -> `'hist'` (+ `device='cuda'` with a GPU), `gpu_id` -> "
         "`device`, `predictor` dropped",
         kind=Kind.API,
-        rewrite=cst_rewrite(GpuParams, ("gpu_hist", "gpu_exact", "gpu_id", "predictor")),
+        rewrite=cst_rewrite(
+            GpuParams,
+            ("gpu_hist", "gpu_exact", "gpu_id", "predictor"),
+            # the parameters passed by keyword, or a 'tree_method' key (a dict's, a subscript's)
+            either(
+                passes_keyword(("tree_method", "gpu_id", "predictor")),
+                has_string(("tree_method",)),
+            ),
+        ),
         symptoms=(
             Symptom("XGBoostError", r"Invalid Input: 'gpu_(hist|exact)'"),
             Symptom("XGBoostError", r"`gpu_id` has been removed"),
