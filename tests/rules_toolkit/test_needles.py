@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from nbmodernizer import cells
 from nbmodernizer.fixers.rules import all_libraries, all_rules
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.fixer import notebook_context
 from nbmodernizer.fixers.rules.libraries.pandas import cow
 from nbmodernizer.fixers.rules.toolkit import needles as needles_module
-from nbmodernizer.fixers.rules.toolkit.cells import needles, read_cell
+from nbmodernizer.fixers.rules.toolkit.cells import needles, read_cell, walkable
 from nbmodernizer.fixers.rules.toolkit.needles import (
     AstTrigger,
     attribute_named,
@@ -217,6 +218,39 @@ RULES_WITH_NEEDLES = [rule for rule in all_rules() if needles(rule.rewrite) is n
 def test_most_proactive_rules_have_needles() -> None:
     proactive = [rule for rule in all_rules() if rule.gone is not None]
     assert len(RULES_WITH_NEEDLES) >= len(proactive) // 2
+
+
+_IMPORTS = (
+    "import numpy as np\nimport pandas as pd\nimport lightgbm as lgb\nimport seaborn as sns\n"
+    "import matplotlib.pyplot as plt\nfrom sklearn.model_selection import RandomizedSearchCV\n"
+    "from sklearn.linear_model import SGDClassifier\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "cell"),
+    [
+        ("xgboost.gpu-params", "predictor = model.fit(X, y)\n"),
+        ("lightgbm.train-dataset-arguments", "ds = lgb.Dataset(X, y, categorical_feature=c)\n"),
+        ("sklearn.sgd-n-iter", "search = RandomizedSearchCV(SGDClassifier(), grid, n_iter=9)\n"),
+        ("pandas.keyword-only-arguments", "w = np.where(mask, a, b)\n"),
+        ("sklearn.logistic-l1-default-solver", "model = SGDClassifier(penalty='l1')\n"),
+        ("seaborn.size-to-height", "x = np.random.normal(size=10)\n"),
+        ("matplotlib.boxplot-labels", "plt.legend(labels=names)\n"),
+        ("matplotlib.seaborn-style-names", "plt.style.use('ggplot')\n"),
+    ],
+)
+def test_a_cell_naming_a_needle_in_another_sense_is_not_parsed(rule_id: str, cell: str) -> None:
+    """A needle that is a common word (`predictor`, `n_iter`, `size`, `labels`, `style`) lets
+    the rule's `ast` trigger say no before LibCST reads the cell."""
+    (rule,) = [rule for rule in all_rules() if rule.id == rule_id]
+    steps = walkable(rule.rewrite)
+    assert steps is not None
+    aliases = cells.imports([_IMPORTS])
+    facts = SCANNER.facts_for({"numpy", "pandas", "lightgbm", "seaborn", "matplotlib", "sklearn"})
+    context = RuleContext(aliases, environment=facts)  # pandas' signatures among the facts
+    assert any(mentions(cell, step.needles, aliases) for step in steps)
+    assert not any(step.may_apply(cell, context) for step in steps)
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.id)
