@@ -331,7 +331,8 @@ def extra_positional(
         func = call.func
         if method is None or not isinstance(func, ast.Attribute):
             return None
-        return None if _module_receiver(func.value, context) else method(func.attr, context)
+        taken = method(func.attr, context)
+        return None if taken is None or _module_receiver(func.value, context) else taken
 
     def trigger(tree: ast.Module, context: RuleContext) -> bool:
         for node in nodes(tree, ast.Call):
