@@ -247,7 +247,7 @@ def test_a_distributions_files_are_read_only_without_its_top_level_txt(
 # reference envprobe's own, faster reader must agree with), and as envprobe reads them
 METADATA_READING = """
 import json, sys
-sys.path.insert(0, sys.argv[1])
+sys.path[:0] = sys.argv[1:]
 import envprobe
 from importlib import metadata
 expected = {}
@@ -263,15 +263,34 @@ print(json.dumps([envprobe._providers(), expected]))
 """
 
 
-def test_the_distributions_are_read_as_importlib_metadata_reads_them() -> None:
+def test_the_distributions_are_read_as_importlib_metadata_reads_them(tmp_path: Path) -> None:
+    """On the test environment's hundreds of distributions, and on the older layouts: an
+    *.egg-info folder with PKG-INFO, an *.egg on sys.path with its EGG-INFO, an egg-info
+    that is a file (distutils'), an upper-case suffix."""
+    site = tmp_path / "site"
+    _dist_info(site, "unlisted", "only/__init__.py,,\n", None)
+    legacy = site / "legacy-2.0.egg-info"
+    legacy.mkdir()
+    (legacy / "PKG-INFO").write_text("Metadata-Version: 1.0\nName: legacy\nVersion: 2.0\n\nx\n")
+    (legacy / "top_level.txt").write_text("legacy\n")
+    (site / "flat-1.0.egg-info").write_text("Metadata-Version: 1.0\nName: flat\nVersion: 1.0\n")
+    _dist_info(site, "Upper", "upper.py,,\n", None)
+    (site / "Upper-1.0.dist-info").rename(site / "Upper-1.0.DIST-INFO")
+    egg = tmp_path / "eggy-3.0-py3.11.egg"
+    (egg / "EGG-INFO").mkdir(parents=True)
+    (egg / "EGG-INFO" / "PKG-INFO").write_text("Metadata-Version: 1.0\nName: eggy\nVersion: 3.0\n")
+    (egg / "EGG-INFO" / "top_level.txt").write_text("eggy\n")
     done = subprocess.run(
-        [sys.executable, "-c", METADATA_READING, str(ENVPROBE.parent)],
+        [sys.executable, "-c", METADATA_READING, str(ENVPROBE.parent), str(site), str(egg)],
         capture_output=True,
         text=True,
         check=True,
     )
     found, expected = json.loads(done.stdout)
     assert len(expected) > 100  # the test environment's hundreds of distributions
+    for module, name, version in [("only", "unlisted", "1.0"), ("legacy", "legacy", "2.0")]:
+        assert expected[module] == [[name, version]]
+    assert expected["eggy"] == [["eggy", "3.0"]] and expected["upper"] == [["Upper", "1.0"]]
     assert {module: sorted(pairs) for module, pairs in found.items()} == {
         module: sorted(pairs) for module, pairs in expected.items()
     }

@@ -383,17 +383,20 @@ def _top_level(listed: "str | None", files: "list[str]") -> "list[str]":
 
 def _providers() -> "dict[str, list[tuple[str, str]]]":
     """Top-level module -> [(distribution, version)], from the *.dist-info and *.egg-info
-    folders on sys.path. Read here rather than through importlib.metadata (3.8+), on every
-    version: its `metadata["Name"]` and `version` parse each distribution's whole METADATA
-    (its long description too) with the email parser, seven times slower than reading the
-    headers up to their first blank line, for the same result."""
+    folders on sys.path (and an *.egg's EGG-INFO): those importlib.metadata finds, read here
+    on every version, as importlib.metadata (3.8+) reads them but faster: its
+    `metadata["Name"]` and `version` parse a distribution's whole METADATA (its long
+    description too) with the email parser, seven times slower than reading the headers up
+    to their first blank line."""
     providers = {}  # type: dict[str, list[tuple[str, str]]]
     for entry in sys.path:
         entry = entry or "."  # the current folder, as the import system reads it
         if not os.path.isdir(entry):
             continue
+        egg = entry.lower().endswith(".egg")
         for folder in sorted(os.listdir(entry)):
-            if not folder.endswith((".dist-info", ".egg-info")):
+            low = folder.lower()
+            if not (low.endswith((".dist-info", ".egg-info")) or (egg and low == "egg-info")):
                 continue
             base = os.path.join(entry, folder)
             headers = _read(base, "METADATA") or _read(base, "PKG-INFO") or ""
