@@ -238,6 +238,7 @@ _IMPORTS = (
         ("seaborn.size-to-height", "x = np.random.normal(size=10)\n"),
         ("matplotlib.boxplot-labels", "plt.legend(labels=names)\n"),
         ("matplotlib.seaborn-style-names", "plt.style.use('ggplot')\n"),
+        ("matplotlib.grid-b", "model.fit(X, b=True)\n"),  # `any_call`'s names sharpen it
     ],
 )
 def test_a_cell_naming_a_needle_in_another_sense_is_not_parsed(rule_id: str, cell: str) -> None:

@@ -135,6 +135,18 @@ def calls_to(*names: str) -> CallTest:
     return CallsTo(names)
 
 
+@dataclass(frozen=True)
+class EndingWith:
+    """A CallTest that accepts only calls whose callee ends with the last part of one of
+    `names` (`test` decides among those): its names sharpen the trigger as `CallsTo`'s do."""
+
+    names: tuple[str, ...]
+    test: CallTest
+
+    def __call__(self, call: cst.Call, context: RuleContext) -> bool:
+        return self.test(call, context)
+
+
 def method_calls(*names: str) -> CallTest:
     return lambda call, _context: method_name(call) in names
 
@@ -309,8 +321,9 @@ def edit_keywords(
 ) -> Rewrite:
     """Edit (rename, revalue, drop) the keyword arguments of matching calls. `called`: the
     callees `applies` accepts, when it accepts only calls to these (`callee_is`): a sharper
-    trigger (`toolkit.needles.passes_keyword`), known without it for a `calls_to` test."""
-    if not called and isinstance(applies, CallsTo):
+    trigger (`toolkit.needles.passes_keyword`), known without it for a `CallsTo` or
+    `EndingWith` test."""
+    if not called and isinstance(applies, CallsTo | EndingWith):
         called = applies.names
     return cst_rewrite(
         lambda context: _KeywordEditor(context, applies, edits),

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import libcst as cst
 
 from nbmodernizer.fixers.rules.context import RuleContext
 from nbmodernizer.fixers.rules.toolkit.calls import (
+    EndingWith,
     calls_to,
     method_name,
 )
 from nbmodernizer.fixers.rules.toolkit.nodes import qualified
 
-Applies = Callable[[cst.Call, RuleContext], bool]
 
-
-def any_call(*methods: str, functions: tuple[str, ...] = ()) -> Applies:
+def any_call(*methods: str, functions: tuple[str, ...] = ()) -> EndingWith:
     """Method calls named `methods` (`ax.hist`, `plt.hist`, `df.hist`) or these functions."""
     named = calls_to(*functions) if functions else None
 
@@ -25,14 +22,14 @@ def any_call(*methods: str, functions: tuple[str, ...] = ()) -> Applies:
             return True
         return named is not None and isinstance(call.func, cst.Name) and named(call, context)
 
-    return applies
+    return EndingWith((*methods, *functions), applies)
 
 
-def not_seaborn(methods: tuple[str, ...], functions: tuple[str, ...]) -> Applies:
+def not_seaborn(methods: tuple[str, ...], functions: tuple[str, ...]) -> EndingWith:
     inner = any_call(*methods, functions=functions)
 
     def applies(call: cst.Call, context: RuleContext) -> bool:
         name = qualified(call.func, context.aliases) or ""
         return not name.startswith("seaborn.") and inner(call, context)
 
-    return applies
+    return EndingWith(inner.names, applies)

@@ -209,7 +209,6 @@ RULES = (
         rewrite=edit_keywords(
             not_seaborn(("boxplot",), ("matplotlib.pyplot.boxplot",)),
             {"labels": rename_to("tick_labels")},
-            called=("boxplot",),
         ),
         symptoms=(
             Symptom("TypeError", r"boxplot\(\) got an unexpected keyword argument 'labels'"),
